@@ -1,0 +1,63 @@
+import { CLIENT_APPS } from '@mutenet/contract';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import authPlugin from './modules/auth/auth.plugin.js';
+import captchaPlugin from './plugins/app/captcha.js';
+import dbPlugin from './plugins/app/db.js';
+import errorsPlugin from './plugins/app/errors.js';
+import i18nPlugin from './plugins/app/i18n.js';
+import mailPlugin from './plugins/app/mail.js';
+import storePlugin from './plugins/app/store.js';
+import webPlugin from './plugins/app/web.js';
+import type { Config } from './plugins/external/env.js';
+import httpPlugin from './plugins/external/http.js';
+import rateLimitPlugin from './plugins/external/rate-limit.js';
+
+export type AppOptions = {
+  config: Config;
+  /** The clock of the app's rules and of its in-memory store; tests move it to expire codes. */
+  now?: () => number;
+  /** PostgreSQL schema to work in; tests give each run its own. */
+  searchPath?: string;
+  /** Redis key prefix; tests give each run its own. */
+  redisKeyPrefix?: string;
+  logger?: FastifyServerOptions['logger'];
+};
+
+// Never logged: tokens, cookies and anything a client authenticates with.
+const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization', 'res.headers["set-cookie"]'];
+
+/** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
+export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: REDACTED },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestIdHeader: 'x-request-id',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(i18nPlugin);
+  await app.register(errorsPlugin);
+  await app.register(httpPlugin);
+  await app.register(storePlugin, { redisUrl: config.redisUrl, now, ...(redisKeyPrefix ? { redisKeyPrefix } : {}) });
+  await app.register(rateLimitPlugin);
+  await app.register(dbPlugin, { databaseUrl: config.databaseUrl, searchPath });
+  await app.register(mailPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir });
+  await app.register(captchaPlugin, { testCode: config.captchaTestCode });
+
+  await app.register(authPlugin, { now });
+
+  await app.register(webPlugin, {
+    distDir: config.webDistDir,
+    runtimeConfig: {
+      version: config.appVersion,
+      websiteUrl: config.websiteUrl,
+      downloads: Object.fromEntries(CLIENT_APPS.map((app) => [app, config.downloads[app]])) as Config['downloads'],
+    },
+  });
+  return app;
+}

@@ -1,0 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** An opaque random token: 256 bits, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What is stored in place of a token: a lookup by hash needs no constant-time compare. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { type Dialect, openDatabase } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import type { Database } from '../../db/schema.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    dialect: Dialect;
+  }
+}
+
+export type DbOptions = { databaseUrl: string; searchPath?: string | undefined };
+
+/** Opens the database, brings its schema up to date, and closes it last on shutdown. */
+export default fp<DbOptions>(
+  async (fastify, { databaseUrl, searchPath }) => {
+    const { db, dialect } = openDatabase(databaseUrl, searchPath ? { searchPath } : {});
+    try {
+      await migrateToLatest(db as Kysely<unknown>);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    fastify.decorate('db', db);
+    fastify.decorate('dialect', dialect);
+    fastify.addHook('onClose', async () => db.destroy());
+  },
+  { name: 'db' },
+);

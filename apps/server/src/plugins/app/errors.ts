@@ -1,0 +1,71 @@
+import { ERRORS, type ErrorKey, isErrorKey } from '@mutenet/contract';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../lib/app-error.js';
+
+// Errors that mean a backing service (database, Redis) is unreachable: answer 503 and let it come back.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|timeout exceeded when trying to connect|SQLITE_BUSY/i;
+
+function keyOfStatus(status: number): ErrorKey {
+  switch (status) {
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429:
+      return 'TOO_MANY_REQUESTS';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return 'BAD_REQUEST';
+  }
+}
+
+/** Which error the customer is told about; anything unexpected is a 500 whose detail stays in the log. */
+function classify(error: FastifyError | AppError): { key: ErrorKey; data: unknown } {
+  if (error instanceof AppError) return { key: error.key, data: error.data };
+  if (error.validation) {
+    const first = error.validation[0]?.message;
+    return { key: isErrorKey(first) ? first : 'BAD_REQUEST', data: null };
+  }
+  const code = (error as { code?: string }).code;
+  if ((code && UNAVAILABLE_CODES.has(code)) || UNAVAILABLE_MESSAGES.test(error.message ?? '')) {
+    return { key: 'SERVICE_UNAVAILABLE', data: null };
+  }
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) return { key: keyOfStatus(status), data: null };
+  return { key: 'INTERNAL', data: null };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, key: ErrorKey, data: unknown = null) {
+  const { code, status } = ERRORS[key];
+  // The route's response schema describes its success; an error envelope is written as it is.
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send({ code, msg: request.t(key), data });
+}
+
+export default fp(
+  async (fastify) => {
+    fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      const { key, data } = classify(error);
+      if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+      else if (key === 'SERVICE_UNAVAILABLE') request.log.warn({ err: { message: error.message } }, 'backing service unavailable');
+      if (key === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '5');
+      return sendError(request, reply, key, data);
+    });
+    fastify.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));
+  },
+  { name: 'errors', dependencies: ['i18n'] },
+);

@@ -1,0 +1,136 @@
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+
+/**
+ * Short-lived shared state (captchas, email codes, counters). In memory for a single instance; in Redis when
+ * `REDIS_URL` is set, so that every instance behind a load balancer sees the same values.
+ */
+export interface Store {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets only when the key is absent; true when it was set. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Reads and deletes in one step, so that two callers can never both take the same value. */
+  take(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+  /** Adds one and returns the new count; the key expires `ttlMs` after its first increment. */
+  increment(key: string, ttlMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+type Entry = { value: string; expiresAt: number };
+
+export class MemoryStore implements Store {
+  readonly #entries = new Map<string, Entry>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.#sweeper = setInterval(() => this.#sweep(), 60_000).unref();
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #sweep() {
+    const now = this.now();
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+  }
+
+  async get(key: string) {
+    return this.#live(key)?.value ?? null;
+  }
+  async set(key: string, value: string, ttlMs: number) {
+    this.#entries.set(key, { value, expiresAt: this.now() + ttlMs });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    if (this.#live(key)) return false;
+    this.#entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+  async take(key: string) {
+    const entry = this.#live(key);
+    this.#entries.delete(key);
+    return entry?.value ?? null;
+  }
+  async delete(key: string) {
+    this.#entries.delete(key);
+  }
+  async increment(key: string, ttlMs: number) {
+    const entry = this.#live(key);
+    const count = Number(entry?.value ?? 0) + 1;
+    this.#entries.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? this.now() + ttlMs });
+    return count;
+  }
+  async close() {
+    clearInterval(this.#sweeper);
+    this.#entries.clear();
+  }
+}
+
+export class RedisStore implements Store {
+  constructor(readonly redis: Redis) {}
+
+  async get(key: string) {
+    return this.redis.get(key);
+  }
+  async set(key: string, value: string, ttlMs: number) {
+    await this.redis.set(key, value, 'PX', ttlMs);
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+  async take(key: string) {
+    return this.redis.getdel(key);
+  }
+  async delete(key: string) {
+    await this.redis.del(key);
+  }
+  async increment(key: string, ttlMs: number) {
+    const result = await this.redis.multi().incr(key).pexpire(key, ttlMs, 'NX').exec();
+    const [error, count] = result?.[0] ?? [new Error('no reply')];
+    if (error) throw error;
+    return Number(count);
+  }
+  async close() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+export function connectRedis(url: string, keyPrefix: string): Redis {
+  return new Redis(url, {
+    keyPrefix,
+    // Fail fast while Redis is away instead of queueing requests until a client times out.
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 5000,
+    lazyConnect: false,
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store;
+    redis: Redis | undefined;
+  }
+}
+
+export type StoreOptions = { redisUrl?: string | undefined; redisKeyPrefix?: string; now?: () => number };
+
+export default fp<StoreOptions>(
+  async (fastify, { redisUrl, redisKeyPrefix = 'mutenet:', now = Date.now }) => {
+    const redis = redisUrl ? connectRedis(redisUrl, redisKeyPrefix) : undefined;
+    // A connection error is retried by ioredis; calls made meanwhile fail and answer 503.
+    redis?.on('error', (error) => fastify.log.warn({ err: error.message }, 'redis connection error'));
+    const store: Store = redis ? new RedisStore(redis) : new MemoryStore(now);
+    fastify.decorate('store', store);
+    fastify.decorate('redis', redis);
+    fastify.addHook('onClose', async () => store.close());
+  },
+  { name: 'store' },
+);

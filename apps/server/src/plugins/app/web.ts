@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
+import { sql } from 'kysely';
+import fp from 'fastify-plugin';
+
+export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the panel under /person/: hashed assets cached for good, index.html never cached, and any other path
+ * under /person/ answered with index.html so that the SPA's router takes it. Also the runtime configuration,
+ * the redirect of / and the health check.
+ */
+export default fp<WebOptions>(
+  async (fastify, { distDir, runtimeConfig }) => {
+    const indexFile = path.join(distDir, 'index.html');
+    const built = fs.existsSync(indexFile);
+
+    fastify.get('/', (_request, reply) => reply.redirect('/person/'));
+    fastify.get('/person', (_request, reply) => reply.redirect('/person/'));
+
+    fastify.get(RUNTIME_CONFIG_PATH, (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return runtimeConfig;
+    });
+
+    fastify.get('/healthz', async (_request, reply) => {
+      await sql`select 1`.execute(fastify.db);
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' };
+    });
+
+    if (!built) {
+      fastify.log.warn({ distDir }, 'the web app is not built: run `npm run build`');
+      fastify.get('/person/*', (_request, reply) =>
+        reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build`.'),
+      );
+      return;
+    }
+
+    await fastify.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/person/',
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+      },
+    });
+    const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
+    fastify.get('/person/', sendIndex);
+    fastify.get('/person/*', sendIndex);
+  },
+  { name: 'web', dependencies: ['db'] },
+);

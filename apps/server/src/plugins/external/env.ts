@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { CLIENT_APPS, type ClientApp } from '@mutenet/contract';
+import { z } from 'zod';
+
+const DOWNLOAD_ENV: Record<ClientApp, string> = {
+  officialAndroid: 'DOWNLOAD_URL_OFFICIAL_ANDROID',
+  v2rayNG: 'DOWNLOAD_URL_V2RAYNG',
+  clashWindows: 'DOWNLOAD_URL_CLASH_WINDOWS',
+  shadowrocket: 'DOWNLOAD_URL_SHADOWROCKET',
+  foxray: 'DOWNLOAD_URL_FOXRAY',
+};
+
+const DEFAULT_DOWNLOADS: Record<ClientApp, string> = {
+  officialAndroid: 'https://github.com/2dust/v2rayNG/releases',
+  v2rayNG: 'https://github.com/2dust/v2rayNG/releases',
+  clashWindows: 'https://github.com/clash-verge-rev/clash-verge-rev/releases',
+  shadowrocket: 'https://apps.apple.com/app/shadowrocket/id932747118',
+  foxray: 'https://apps.apple.com/app/foxray/id6448898396',
+};
+
+const url = z.url({ protocol: /^https?$/ });
+const port = z.coerce.number().int().min(0).max(65535);
+const optional = (schema: z.ZodType) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional()) as unknown as z.ZodOptional<typeof schema>;
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
+      .default('sqlite:./data/mutenet.db'),
+    REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')),
+    PUBLIC_URL: optional(url),
+    SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')),
+    MAIL_FROM: z.string().min(3).default('Mutenet <no-reply@localhost>'),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('./data/outbox'),
+    CAPTCHA_TEST_CODE: optional(z.string().min(1).max(16)),
+    APP_VERSION: z.string().default('1.0.0'),
+    WEBSITE_URL: z.string().default('http://localhost:8080/person/'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+    WEB_DIST_DIR: optional(z.string()),
+    DOWNLOAD_URL_OFFICIAL_ANDROID: optional(url),
+    DOWNLOAD_URL_V2RAYNG: optional(url),
+    DOWNLOAD_URL_CLASH_WINDOWS: optional(url),
+    DOWNLOAD_URL_SHADOWROCKET: optional(url),
+    DOWNLOAD_URL_FOXRAY: optional(url),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.CAPTCHA_TEST_CODE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CAPTCHA_TEST_CODE'],
+        message: 'must not be set when NODE_ENV=production: it would let anyone pass every captcha',
+      });
+    }
+  });
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailOutboxDir: string;
+  captchaTestCode: string | undefined;
+  appVersion: string;
+  websiteUrl: string;
+  downloads: Record<ClientApp, string>;
+  logLevel: string;
+  trustProxy: boolean;
+  webDistDir: string;
+};
+
+export class ConfigError extends Error {}
+
+const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../../web/dist');
+
+/** Reads and checks the environment; a bad value stops the start with a message naming the variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const downloads = Object.fromEntries(
+    CLIENT_APPS.map((app) => [app, (env[DOWNLOAD_ENV[app] as keyof typeof env] as string) ?? DEFAULT_DOWNLOADS[app]]),
+  ) as Record<ClientApp, string>;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL as string | undefined,
+    publicUrl: ((env.PUBLIC_URL as string | undefined) ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL as string | undefined,
+    mailFrom: env.MAIL_FROM,
+    mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR),
+    captchaTestCode: env.CAPTCHA_TEST_CODE as string | undefined,
+    appVersion: env.APP_VERSION,
+    websiteUrl: env.WEBSITE_URL,
+    downloads,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    webDistDir: path.resolve((env.WEB_DIST_DIR as string | undefined) ?? DEFAULT_WEB_DIST),
+  };
+}

@@ -1,0 +1,55 @@
+import { randomInt } from 'node:crypto';
+
+export type CallOptions = {
+  form?: Record<string, string | string[]>;
+  json?: unknown;
+  raw?: { body: string | Buffer; type: string };
+  token?: string;
+  headers?: Record<string, string>;
+};
+
+export type CallResult = { status: number; headers: Headers; body: any; text: string };
+
+/** A fresh client address, so that each test has per-IP limits of its own (the test app trusts X-Forwarded-For). */
+export function randomIp(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+/** Real HTTP calls to a test app, as the panel makes them: form bodies, `Authorization` and `Accept-Language`. */
+export function httpClient(baseUrl: string, defaults: { ip?: string; language?: string } = {}) {
+  const ip = defaults.ip ?? randomIp();
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+    const headers: Record<string, string> = { 'x-forwarded-for': ip, ...options.headers };
+    if (defaults.language && !headers['accept-language']) headers['accept-language'] = defaults.language;
+    if (options.token) headers.authorization = options.token;
+    let body: string | Buffer | undefined;
+    if (options.form) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(options.form)) {
+        for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
+      }
+      body = params.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    } else if (options.raw) {
+      body = options.raw.body;
+      headers['content-type'] = options.raw.type;
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+  return {
+    ip,
+    call,
+    get: (path: string, options?: CallOptions) => call('GET', path, options),
+    post: (path: string, options?: CallOptions) => call('POST', path, options),
+    put: (path: string, options?: CallOptions) => call('PUT', path, options),
+  };
+}
+
+export type HttpClient = ReturnType<typeof httpClient>;

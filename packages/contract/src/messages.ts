@@ -1,0 +1,175 @@
+import type { ErrorKey } from './errors.js';
+import type { RequestLanguage } from './language.js';
+
+/** Success messages the server puts in `msg`. */
+export const NOTICES = {
+  OK: 'OK',
+  EMAIL_CODE_SENT: 'EMAIL_CODE_SENT',
+  REGISTERED: 'REGISTERED',
+  PASSWORD_RESET: 'PASSWORD_RESET',
+  PASSWORD_CHANGED: 'PASSWORD_CHANGED',
+  LOGGED_OUT: 'LOGGED_OUT',
+} as const;
+export type NoticeKey = keyof typeof NOTICES;
+
+export type MessageKey = ErrorKey | NoticeKey;
+
+/** The text of every server message, in each request language; the web shows the same words for its own checks. */
+export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
+  OK: { en: 'Success', 'pt-BR': 'Sucesso', 'zh-Hans': '成功' },
+  EMAIL_CODE_SENT: { en: 'Sent successfully', 'pt-BR': 'Enviado com sucesso', 'zh-Hans': '发送成功' },
+  REGISTERED: {
+    en: 'Registration successful',
+    'pt-BR': 'Cadastro realizado com sucesso',
+    'zh-Hans': '注册成功',
+  },
+  PASSWORD_RESET: { en: 'Reset successful', 'pt-BR': 'Redefinição concluída', 'zh-Hans': '重置成功' },
+  PASSWORD_CHANGED: {
+    en: 'Password changed, please log in again',
+    'pt-BR': 'Senha alterada, faça login novamente',
+    'zh-Hans': '密码修改成功，请重新登录',
+  },
+  LOGGED_OUT: { en: 'Signed out', 'pt-BR': 'Sessão encerrada', 'zh-Hans': '已退出登录' },
+
+  ORDER_UNFINISHED: {
+    en: 'You have an unfinished order for this plan',
+    'pt-BR': 'Você tem um pedido não concluído para este plano',
+    'zh-Hans': '您有该套餐的未完成订单',
+  },
+  PACKAGE_ACTIVE: {
+    en: 'You already have an active package',
+    'pt-BR': 'Você já tem um pacote ativo',
+    'zh-Hans': '您已有生效中的套餐',
+  },
+  BAD_REQUEST: {
+    en: 'Invalid request parameters',
+    'pt-BR': 'Parâmetros da solicitação inválidos',
+    'zh-Hans': '请求参数无效',
+  },
+  UNAUTHORIZED: {
+    en: 'Login expired, please log in again',
+    'pt-BR': 'Login expirado, faça login novamente',
+    'zh-Hans': '登录已过期，请重新登录',
+  },
+  FORBIDDEN: { en: 'No access', 'pt-BR': 'Sem acesso', 'zh-Hans': '无访问权限' },
+  NOT_FOUND: {
+    en: 'Request error, the resource was not found',
+    'pt-BR': 'Erro na solicitação, o recurso não foi encontrado',
+    'zh-Hans': '请求错误，未找到该资源',
+  },
+  METHOD_NOT_ALLOWED: {
+    en: 'Request method not allowed',
+    'pt-BR': 'Método de solicitação não permitido',
+    'zh-Hans': '请求方法不允许',
+  },
+  PAYLOAD_TOO_LARGE: {
+    en: 'The request is too large',
+    'pt-BR': 'A solicitação é grande demais',
+    'zh-Hans': '请求内容过大',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    en: 'Unsupported request format',
+    'pt-BR': 'Formato de solicitação não suportado',
+    'zh-Hans': '不支持的请求格式',
+  },
+  TOO_MANY_REQUESTS: {
+    en: 'Too many requests, please try again later',
+    'pt-BR': 'Muitas solicitações, tente novamente mais tarde',
+    'zh-Hans': '请求过于频繁，请稍后再试',
+  },
+  INTERNAL: {
+    en: 'Server side error',
+    'pt-BR': 'Erro no servidor',
+    'zh-Hans': '服务器端错误',
+  },
+  SERVICE_UNAVAILABLE: {
+    en: 'The service is unavailable, please try again shortly',
+    'pt-BR': 'O serviço está indisponível, tente novamente em instantes',
+    'zh-Hans': '服务暂不可用，请稍后再试',
+  },
+  ALL_REQUIRED: {
+    en: 'All fields must not be empty',
+    'pt-BR': 'Todos os campos devem ser preenchidos',
+    'zh-Hans': '所有字段均不能为空',
+  },
+  EMAIL_FORMAT: { en: 'Email format error', 'pt-BR': 'Formato de e-mail inválido', 'zh-Hans': '邮箱格式错误' },
+  PASSWORD_FORMAT: {
+    en: 'Password format error',
+    'pt-BR': 'Formato de senha inválido',
+    'zh-Hans': '密码格式错误',
+  },
+  PASSWORD_DIFFERENT: {
+    en: 'The two passwords are different',
+    'pt-BR': 'As duas senhas são diferentes',
+    'zh-Hans': '两次输入的密码不一致',
+  },
+  NEW_PASSWORD_DIFFERENT: {
+    en: 'The new password entered twice is different',
+    'pt-BR': 'A nova senha digitada duas vezes é diferente',
+    'zh-Hans': '两次输入的新密码不一致',
+  },
+  PASSWORD_BLANK: {
+    en: 'Password can not be blank',
+    'pt-BR': 'A senha não pode ficar em branco',
+    'zh-Hans': '密码不能为空',
+  },
+  EMAIL_CODE_REQUIRED: {
+    en: 'Email verification code cannot be empty',
+    'pt-BR': 'O código de verificação do e-mail não pode ficar vazio',
+    'zh-Hans': '邮箱验证码不能为空',
+  },
+  PICTURE_CODE_FIRST: {
+    en: 'Please fill in the picture verification code first',
+    'pt-BR': 'Preencha primeiro o código de verificação da imagem',
+    'zh-Hans': '请先填写图片验证码',
+  },
+  USERNAME_INVALID: {
+    en: 'Username error',
+    'pt-BR': 'Nome de usuário inválido',
+    'zh-Hans': '用户名错误',
+  },
+  INVITE_CODE_INVALID: {
+    en: 'Invalid invitation code',
+    'pt-BR': 'Código de convite inválido',
+    'zh-Hans': '邀请码无效',
+  },
+  CAPTCHA_INVALID: {
+    en: 'The picture verification code is wrong or has expired',
+    'pt-BR': 'O código da imagem está errado ou expirou',
+    'zh-Hans': '图片验证码错误或已过期',
+  },
+  EMAIL_CODE_INVALID: {
+    en: 'The email verification code is wrong or has expired',
+    'pt-BR': 'O código de verificação do e-mail está errado ou expirou',
+    'zh-Hans': '邮箱验证码错误或已过期',
+  },
+  EMAIL_CODE_TOO_SOON: {
+    en: 'A code was sent less than a minute ago, please wait',
+    'pt-BR': 'Um código foi enviado há menos de um minuto, aguarde',
+    'zh-Hans': '验证码发送过于频繁，请一分钟后再试',
+  },
+  EMAIL_TAKEN: {
+    en: 'This email is already registered',
+    'pt-BR': 'Este e-mail já está cadastrado',
+    'zh-Hans': '该邮箱已被注册',
+  },
+  LOGIN_FAILED: {
+    en: 'Wrong email or password',
+    'pt-BR': 'E-mail ou senha incorretos',
+    'zh-Hans': '邮箱或密码错误',
+  },
+  OLD_PASSWORD_WRONG: {
+    en: 'The old password is wrong',
+    'pt-BR': 'A senha antiga está incorreta',
+    'zh-Hans': '旧密码错误',
+  },
+  ACCOUNT_DISABLED: {
+    en: 'This account has been disabled',
+    'pt-BR': 'Esta conta foi desativada',
+    'zh-Hans': '该账户已被停用',
+  },
+};
+
+export function messageOf(key: MessageKey, language: RequestLanguage): string {
+  return MESSAGES[key][language];
+}
