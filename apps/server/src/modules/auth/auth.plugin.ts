@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { AuthRepository, type SessionUser } from './auth.repository.js';
 import authRoutes from './auth.routes.js';
 import { AuthService } from './auth.service.js';
+import { tokenOf } from './session-token.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,16 +15,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser;
   }
-}
-
-const TOKEN_MAX_LENGTH = 256;
-
-/** The token of the `Authorization` header, sent bare as the panel does or as `Bearer <token>`. */
-export function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header || header.length > TOKEN_MAX_LENGTH) return undefined;
-  const token = header.startsWith('Bearer ') ? header.slice(7) : header;
-  return token.trim() || undefined;
 }
 
 export type AuthOptions = { now?: () => number };

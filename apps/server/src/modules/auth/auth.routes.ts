@@ -13,7 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
-import { tokenOf } from './auth.plugin.js';
+import { tokenOf } from './session-token.js';
 
 /** Per-IP limits (requests per window); per-account limits live in the service. Stated in the README. */
 export const IP_LIMITS = {

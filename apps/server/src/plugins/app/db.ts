@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { type Dialect, openDatabase } from '../../db/database.js';
+import { type Dialect, openDatabase, pingDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 
@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dialect: Dialect;
+    /** Throws when the database does not answer. */
+    pingDatabase(): Promise<void>;
   }
 }
 
@@ -25,6 +27,7 @@ export default fp<DbOptions>(
     }
     fastify.decorate('db', db);
     fastify.decorate('dialect', dialect);
+    fastify.decorate('pingDatabase', () => pingDatabase(db));
     fastify.addHook('onClose', async () => db.destroy());
   },
   { name: 'db' },

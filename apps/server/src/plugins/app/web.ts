@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
-import { sql } from 'kysely';
 import fp from 'fastify-plugin';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
@@ -28,7 +27,7 @@ export default fp<WebOptions>(
     });
 
     fastify.get('/healthz', async (_request, reply) => {
-      await sql`select 1`.execute(fastify.db);
+      await fastify.pingDatabase();
       reply.header('cache-control', 'no-store');
       return { status: 'ok' };
     });

@@ -31,6 +31,10 @@ export default fp(
     await fastify.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
     await fastify.register(formbody, { bodyLimit: 64 * 1024 });
     await fastify.register(cookie);
+    // The id that every log line of the request carries, so that a customer's report can be found in the log.
+    fastify.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
     // A POST without a body is an empty form: its fields are then reported as missing, one by one.
     fastify.addHook('preValidation', async (request) => {
       if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
