@@ -2,10 +2,15 @@ import { CLIENT_APPS } from '@mutenet/contract';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import authPlugin from './modules/auth/auth.plugin.js';
+import catalogPlugin from './modules/catalog/catalog.plugin.js';
+import ordersPlugin from './modules/orders/orders.plugin.js';
+import paymentsPlugin from './modules/payments/payments.plugin.js';
+import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
 import dbPlugin from './plugins/app/db.js';
 import errorsPlugin from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
+import jobsPlugin from './plugins/app/jobs.js';
 import mailPlugin from './plugins/app/mail.js';
 import storePlugin from './plugins/app/store.js';
 import webPlugin from './plugins/app/web.js';
@@ -25,7 +30,12 @@ export type AppOptions = {
 };
 
 // Never logged: tokens, cookies and anything a client authenticates with.
-const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization', 'res.headers["set-cookie"]'];
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers.authorization',
+  'res.headers["set-cookie"]',
+];
 
 /** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
 export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
@@ -48,8 +58,18 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(dbPlugin, { databaseUrl: config.databaseUrl, searchPath });
   await app.register(mailPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir });
   await app.register(captchaPlugin, { testCode: config.captchaTestCode });
+  await app.register(jobsPlugin);
 
   await app.register(authPlugin, { now });
+  await app.register(catalogPlugin, { now, seedDemo: config.seedDemoCatalog });
+  await app.register(subscriptionPlugin, { now });
+  await app.register(ordersPlugin, { now, timeoutMs: config.orderTimeoutMs });
+  await app.register(paymentsPlugin, {
+    now,
+    publicUrl: config.publicUrl,
+    sandbox: config.paymentSandbox,
+    sandboxSecret: config.paymentSandboxSecret,
+  });
 
   await app.register(webPlugin, {
     distDir: config.webDistDir,

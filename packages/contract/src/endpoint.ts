@@ -4,6 +4,7 @@ import type { z } from 'zod';
 export type Endpoint = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
+  params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;

@@ -35,6 +35,14 @@ export const ERRORS = {
   LOGIN_FAILED: { code: 1015, status: 200 },
   OLD_PASSWORD_WRONG: { code: 1016, status: 200 },
   ACCOUNT_DISABLED: { code: 1017, status: 200 },
+
+  PACKAGE_NOT_FOUND: { code: 2001, status: 200 },
+  CURRENCY_NOT_AVAILABLE: { code: 2002, status: 200 },
+  ORDER_NOT_FOUND: { code: 2003, status: 200 },
+  ORDER_NOT_CANCELLABLE: { code: 2004, status: 200 },
+  ORDER_NOT_PAYABLE: { code: 2005, status: 200 },
+  PAYMENT_METHOD_UNAVAILABLE: { code: 2006, status: 200 },
+  PAYMENT_ACTION_REFUSED: { code: 2007, status: 200 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKey = keyof typeof ERRORS;
@@ -44,6 +52,6 @@ export function isErrorKey(value: unknown): value is ErrorKey {
 }
 
 /** The key of an envelope code, for clients that branch on codes. */
-export const ERROR_CODE = Object.fromEntries(
-  Object.entries(ERRORS).map(([key, { code }]) => [key, code]),
-) as { [K in ErrorKey]: (typeof ERRORS)[K]['code'] };
+export const ERROR_CODE = Object.fromEntries(Object.entries(ERRORS).map(([key, { code }]) => [key, code])) as {
+  [K in ErrorKey]: (typeof ERRORS)[K]['code'];
+};

@@ -9,6 +9,7 @@ export const NOTICES = {
   PASSWORD_RESET: 'PASSWORD_RESET',
   PASSWORD_CHANGED: 'PASSWORD_CHANGED',
   LOGGED_OUT: 'LOGGED_OUT',
+  ORDER_CANCELLED: 'ORDER_CANCELLED',
 } as const;
 export type NoticeKey = keyof typeof NOTICES;
 
@@ -30,6 +31,7 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     'zh-Hans': '密码修改成功，请重新登录',
   },
   LOGGED_OUT: { en: 'Signed out', 'pt-BR': 'Sessão encerrada', 'zh-Hans': '已退出登录' },
+  ORDER_CANCELLED: { en: 'Cancel success', 'pt-BR': 'Cancelado com sucesso', 'zh-Hans': '取消成功' },
 
   ORDER_UNFINISHED: {
     en: 'You have an unfinished order for this plan',
@@ -167,6 +169,37 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     en: 'This account has been disabled',
     'pt-BR': 'Esta conta foi desativada',
     'zh-Hans': '该账户已被停用',
+  },
+  PACKAGE_NOT_FOUND: {
+    en: 'This plan is not available',
+    'pt-BR': 'Este plano não está disponível',
+    'zh-Hans': '该套餐不可用',
+  },
+  CURRENCY_NOT_AVAILABLE: {
+    en: 'This plan cannot be paid in that currency',
+    'pt-BR': 'Este plano não pode ser pago nessa moeda',
+    'zh-Hans': '该套餐不支持此币种支付',
+  },
+  ORDER_NOT_FOUND: { en: 'Order not found', 'pt-BR': 'Pedido não encontrado', 'zh-Hans': '订单不存在' },
+  ORDER_NOT_CANCELLABLE: {
+    en: 'Only an order waiting for payment can be cancelled',
+    'pt-BR': 'Só é possível cancelar um pedido aguardando pagamento',
+    'zh-Hans': '只能取消待支付的订单',
+  },
+  ORDER_NOT_PAYABLE: {
+    en: 'This order can no longer be paid',
+    'pt-BR': 'Este pedido não pode mais ser pago',
+    'zh-Hans': '该订单已无法支付',
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    en: 'This payment method is not available',
+    'pt-BR': 'Este método de pagamento não está disponível',
+    'zh-Hans': '该支付方式不可用',
+  },
+  PAYMENT_ACTION_REFUSED: {
+    en: 'This payment action is not possible for the order in its current state',
+    'pt-BR': 'Esta ação de pagamento não é possível no estado atual do pedido',
+    'zh-Hans': '订单当前状态下无法执行此支付操作',
   },
 };
 

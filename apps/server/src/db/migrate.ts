@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as accounts from './migrations/0001-accounts.js';
+import * as catalogOrders from './migrations/0002-catalog-orders.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-catalog-orders': catalogOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

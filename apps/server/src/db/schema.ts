@@ -23,7 +23,107 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** Text in each request language, stored as JSON: `{"en": …, "pt-BR": …, "zh-Hans": …}`. */
+export type LocalizedJson = string;
+
+export interface CurrenciesTable {
+  code: string;
+  name: string;
+  /** Digits after the decimal point: 2 for USD and BRL, 0 for CLP. */
+  decimals: Generated<number>;
+  enabled: Generated<number>;
+  sort: Generated<number>;
+}
+
+export interface PlansTable {
+  id: Generated<number>;
+  plan_group: 'traffic' | 'durational';
+  names: LocalizedJson;
+  contents: LocalizedJson;
+  visible: Generated<number>;
+  sort: Generated<number>;
+  created_at: number;
+}
+
+export interface PackagesTable {
+  id: Generated<number>;
+  plan_id: number;
+  label: string;
+  days: number;
+  traffic_bytes: number;
+  /** Removed packages stay for the orders that name them. */
+  removed: Generated<number>;
+  sort: Generated<number>;
+}
+
+export interface PackagePricesTable {
+  package_id: number;
+  currency: string;
+  /** Minor units: the old, struck-through price. */
+  price_minor: number;
+  /** Minor units: what is charged. */
+  real_minor: number;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  no: string;
+  user_id: number;
+  plan_id: number;
+  package_id: number;
+  /** What the customer bought, as it was named then. */
+  plan_names: LocalizedJson;
+  package_label: string;
+  /** The package's terms when it was bought: a later change of the package does not alter them. */
+  days: number;
+  traffic_bytes: number;
+  currency: string;
+  amount_minor: number;
+  /** The currency's decimals when the order was made. */
+  decimals: number;
+  status: string;
+  gateway: string | null;
+  created_at: number;
+  updated_at: number;
+  /** When an unpaid order times out. */
+  due_at: number;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  gateway: string;
+  event_id: string;
+  order_id: number;
+  outcome: string;
+  amount_minor: number | null;
+  currency: string | null;
+  created_at: number;
+}
+
+export interface UserPackagesTable {
+  id: Generated<number>;
+  user_id: number;
+  order_id: number;
+  plan_id: number;
+  package_id: number;
+  traffic_total: number;
+  traffic_used: Generated<number>;
+  days: number;
+  starts_at: number;
+  ends_at: number;
+  /** Set when a refund or chargeback ended it early. */
+  ended_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  currencies: CurrenciesTable;
+  plans: PlansTable;
+  packages: PackagesTable;
+  package_prices: PackagePricesTable;
+  orders: OrdersTable;
+  payment_events: PaymentEventsTable;
+  user_packages: UserPackagesTable;
 }

@@ -27,7 +27,14 @@ export type TestAppOptions = {
   database?: TestDatabase;
   env?: Record<string, string>;
   redis?: boolean;
+  /** Redis key prefix; apps given the same one share their captchas, codes and rate-limit counters. */
+  redisKeyPrefix?: string;
 };
+
+/** A Redis key prefix of its own, so that a test run never sees another's keys. */
+export function newRedisKeyPrefix(): string {
+  return `test:${randomBytes(6).toString('hex')}:`;
+}
 
 async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -43,11 +50,15 @@ async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise
  * The whole server on a random loopback port, on a fresh database (a temporary SQLite file, or a PostgreSQL schema
  * of its own), with its mail in a temporary outbox and its log lines kept for inspection.
  */
-export async function startTestApp({ database = 'sqlite', env = {}, redis = false }: TestAppOptions = {}) {
+export async function startTestApp({
+  database = 'sqlite',
+  env = {},
+  redis = false,
+  redisKeyPrefix = newRedisKeyPrefix(),
+}: TestAppOptions = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-test-'));
   const schema = database === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (schema) await withPostgres((client) => client.query(`create schema ${schema}`));
-  const redisKeyPrefix = `test:${randomBytes(6).toString('hex')}:`;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: schema ? POSTGRES_URL! : `sqlite:${path.join(dir, 'test.db')}`,

@@ -4,14 +4,12 @@ import { EmptyEnvelopeSchema } from '../envelope.js';
 import { firstFailing, formField, isPasswordFormat, notEmpty } from '../rules.js';
 
 /** The old password is checked by the server only, against the stored hash. */
-export const ChangePasswordBodySchema = z
-  .object({ oldPwd: formField, newPwd: formField })
-  .superRefine(
-    firstFailing([
-      [(v) => notEmpty(v.newPwd), 'PASSWORD_BLANK'],
-      [(v) => isPasswordFormat(v.newPwd), 'PASSWORD_FORMAT'],
-    ]),
-  );
+export const ChangePasswordBodySchema = z.object({ oldPwd: formField, newPwd: formField }).superRefine(
+  firstFailing([
+    [(v) => notEmpty(v.newPwd), 'PASSWORD_BLANK'],
+    [(v) => isPasswordFormat(v.newPwd), 'PASSWORD_FORMAT'],
+  ]),
+);
 export type ChangePasswordBody = z.input<typeof ChangePasswordBodySchema>;
 
 export const ChangePasswordFormSchema = z

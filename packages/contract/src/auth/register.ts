@@ -35,7 +35,9 @@ const secretRules: Rule<RegisterFields>[] = [
 ];
 
 /** What the server takes. `inviteCode` is sent only when filled. */
-export const RegisterBodySchema = z.object(registerFields).superRefine(firstFailing([...identityRules, ...secretRules]));
+export const RegisterBodySchema = z
+  .object(registerFields)
+  .superRefine(firstFailing([...identityRules, ...secretRules]));
 export type RegisterBody = z.input<typeof RegisterBodySchema>;
 
 /** The register screen's form: the body plus the repeated password, checked in the spec's order. */

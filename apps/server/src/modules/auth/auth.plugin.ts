@@ -1,3 +1,4 @@
+import { CHECKOUT_COOKIE } from '@mutenet/contract';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error.js';
@@ -11,6 +12,11 @@ declare module 'fastify' {
     auth: AuthService;
     /** An onRequest/preHandler hook: answers 401 unless the request carries a live session token. */
     authenticate(request: FastifyRequest): Promise<void>;
+    /**
+     * The hosted checkout's hook: the `Authorization` header, or else the `token` cookie the panel sets; a request
+     * authenticated by the cookie that changes anything must come from this site's own pages (Origin).
+     */
+    authenticateCheckout(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     user: SessionUser;
@@ -32,6 +38,18 @@ export default fp<AuthOptions>(
     fastify.decorateRequest('user', null as unknown as SessionUser);
     fastify.decorate('authenticate', async (request: FastifyRequest) => {
       const token = tokenOf(request);
+      const user = token ? await service.sessionUser(token) : undefined;
+      if (!user) throw new AppError('UNAUTHORIZED');
+      request.user = user;
+    });
+    fastify.decorate('authenticateCheckout', async (request: FastifyRequest) => {
+      const header = tokenOf(request);
+      const cookie = request.cookies?.[CHECKOUT_COOKIE];
+      if (!header && cookie && request.method !== 'GET' && request.method !== 'HEAD') {
+        const origin = request.headers.origin;
+        if (!origin || origin !== `${request.protocol}://${request.host}`) throw new AppError('FORBIDDEN');
+      }
+      const token = header ?? (cookie && cookie.length <= 256 ? cookie : undefined);
       const user = token ? await service.sessionUser(token) : undefined;
       if (!user) throw new AppError('UNAUTHORIZED');
       request.user = user;

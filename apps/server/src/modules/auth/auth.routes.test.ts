@@ -1,8 +1,17 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captcha, latestCode, login, mailsTo, PASSWORD, registerUser, requestCode, signUp } from '../../test/accounts.js';
+import {
+  captcha,
+  latestCode,
+  login,
+  mailsTo,
+  PASSWORD,
+  registerUser,
+  requestCode,
+  signUp,
+} from '../../test/accounts.js';
 import { httpClient } from '../../test/http-client.js';
-import { DATABASES, type TestApp, startTestApp } from '../../test/test-app.js';
+import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 const en = (key: keyof typeof MESSAGES) => MESSAGES[key].en;
 
@@ -39,7 +48,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       expect(reused.body).toMatchObject({ code: 1011, msg: en('CAPTCHA_INVALID') });
 
       const wrong = await captcha(api);
-      const first = await api.post('/mutenet/login', { form: { email, password: PASSWORD, ...wrong, imgCode: 'nope' } });
+      const first = await api.post('/mutenet/login', {
+        form: { email, password: PASSWORD, ...wrong, imgCode: 'nope' },
+      });
       expect(first.body.code).toBe(1011);
       const second = await api.post('/mutenet/login', { form: { email, password: PASSWORD, ...wrong } });
       expect(second.body.code).toBe(1011);
@@ -165,11 +176,15 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       await requestCode(app, api, email);
       const code = await latestCode(app, email);
       const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-      expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: wrong } })).body).toMatchObject({
-        code: 1012,
-        msg: en('EMAIL_CODE_INVALID'),
+      expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: wrong } })).body).toMatchObject(
+        {
+          code: 1012,
+          msg: en('EMAIL_CODE_INVALID'),
+        },
+      );
+      const ok = await api.post('/mutenet/register', {
+        form: { ...valid, email, emailCode: code, inviteCode: 'FRIEND1' },
       });
-      const ok = await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code, inviteCode: 'FRIEND1' } });
       expect(ok.body).toMatchObject({ code: 0, msg: en('REGISTERED') });
       const again = await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code } });
       expect(again.body.code).toBe(1012);
@@ -186,7 +201,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const code = await latestCode(app, email);
       for (let i = 1; i <= 5; i++) {
         const wrong = String((Number(code) + i) % 1_000_000).padStart(6, '0');
-        expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: wrong } })).body.code).toBe(1012);
+        expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: wrong } })).body.code).toBe(
+          1012,
+        );
       }
       const right = await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code } });
       expect(right.body.code).toBe(1012);
@@ -198,7 +215,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       await requestCode(app, api, email);
       const code = await latestCode(app, email);
       app.clock.advance(10 * 60_000 + 1000);
-      expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code } })).body.code).toBe(1012);
+      expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code } })).body.code).toBe(
+        1012,
+      );
     });
 
     it('keeps emails unique whatever their case', async () => {
@@ -227,7 +246,10 @@ describe.each(DATABASES)('accounts on %s', (database) => {
         { email: 'a@example.com', password: PASSWORD, imgCode: '' },
         { email: 'bad', password: '', imgCode: '' },
       ]) {
-        expect((await api.post('/mutenet/login', { form })).body).toMatchObject({ code: 1001, msg: en('ALL_REQUIRED') });
+        expect((await api.post('/mutenet/login', { form })).body).toMatchObject({
+          code: 1001,
+          msg: en('ALL_REQUIRED'),
+        });
       }
       expect(
         (await api.post('/mutenet/login', { form: { email: 'bad', password: PASSWORD, imgCode: 'x' } })).body,
@@ -252,7 +274,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const api = client();
       const email = newEmail();
       await registerUser(app, api, email);
-      const wrong = await api.post('/mutenet/login', { form: { email, password: 'Wrong123', ...(await captcha(api)) } });
+      const wrong = await api.post('/mutenet/login', {
+        form: { email, password: 'Wrong123', ...(await captcha(api)) },
+      });
       const unknown = await api.post('/mutenet/login', {
         form: { email: newEmail(), password: PASSWORD, ...(await captcha(api)) },
       });
@@ -265,7 +289,11 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const api = client();
       const email = newEmail();
       const token = await signUp(app, api, email);
-      expect((await api.post('/mutenet/login', { token })).body).toEqual({ code: 0, msg: en('OK'), data: { user: email } });
+      expect((await api.post('/mutenet/login', { token })).body).toEqual({
+        code: 0,
+        msg: en('OK'),
+        data: { user: email },
+      });
       expect((await api.post('/mutenet/login', { token: `Bearer ${token}` })).body.code).toBe(0);
       for (const forged of ['nope', `${token}x`, 'x'.repeat(300)]) {
         const { status, body } = await api.post('/mutenet/login', { token: forged });
@@ -298,7 +326,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       await registerUser(app, client(), email);
       for (let i = 0; i < 10; i++) {
         const api = client();
-        const { body } = await api.post('/mutenet/login', { form: { email, password: 'Wrong123', ...(await captcha(api)) } });
+        const { body } = await api.post('/mutenet/login', {
+          form: { email, password: 'Wrong123', ...(await captcha(api)) },
+        });
         expect(body.code).toBe(1015);
       }
       const api = client();
@@ -315,7 +345,9 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const token = await signUp(app, api, email);
       await app.app.db.updateTable('users').set({ banned: 1 }).where('email', '=', email).execute();
       expect((await api.post('/mutenet/login', { token })).status).toBe(401);
-      const { body } = await api.post('/mutenet/login', { form: { email, password: PASSWORD, ...(await captcha(api)) } });
+      const { body } = await api.post('/mutenet/login', {
+        form: { email, password: PASSWORD, ...(await captcha(api)) },
+      });
       expect(body).toMatchObject({ code: 1017, msg: en('ACCOUNT_DISABLED') });
     });
   });
@@ -341,13 +373,17 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       app.clock.advance(61_000);
       await requestCode(app, api, email, 'reset_password');
       const code = await latestCode(app, email);
-      const reset = await api.post('/mutenet/password/reset', { form: { email, newPwd: 'NewSecret1', emailCode: code } });
+      const reset = await api.post('/mutenet/password/reset', {
+        form: { email, newPwd: 'NewSecret1', emailCode: code },
+      });
       expect(reset.body).toMatchObject({ code: 0, msg: en('PASSWORD_RESET') });
       expect((await api.post('/mutenet/login', { token })).status).toBe(401);
       const old = await api.post('/mutenet/login', { form: { email, password: PASSWORD, ...(await captcha(api)) } });
       expect(old.body.code).toBe(1015);
       expect(await login(api, email, 'NewSecret1')).toBeTruthy();
-      const reused = await api.post('/mutenet/password/reset', { form: { email, newPwd: 'Other1234', emailCode: code } });
+      const reused = await api.post('/mutenet/password/reset', {
+        form: { email, newPwd: 'Other1234', emailCode: code },
+      });
       expect(reused.body.code).toBe(1012);
     });
 
@@ -356,14 +392,18 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const email = newEmail();
       await requestCode(app, api, email, 'register');
       const code = await latestCode(app, email);
-      const { body } = await api.post('/mutenet/password/reset', { form: { email, newPwd: 'NewSecret1', emailCode: code } });
+      const { body } = await api.post('/mutenet/password/reset', {
+        form: { email, newPwd: 'NewSecret1', emailCode: code },
+      });
       expect(body.code).toBe(1012);
     });
   });
 
   describe('change password', () => {
     it('needs a session', async () => {
-      const { status } = await client().post('/mutenet/user/password', { form: { oldPwd: PASSWORD, newPwd: 'NewSecret1' } });
+      const { status } = await client().post('/mutenet/user/password', {
+        form: { oldPwd: PASSWORD, newPwd: 'NewSecret1' },
+      });
       expect(status).toBe(401);
     });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import type { EmailCodeAction, RequestLanguage } from '@mutenet/contract';
+import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/secrets.js';
 import type { Captchas } from '../../plugins/app/captcha.js';
@@ -56,14 +56,20 @@ export class AuthService {
     await this.#requireCaptcha(input);
     const email = input.email.toLowerCase();
     if (!(await this.#codes.reserveSend(email))) throw new AppError('EMAIL_CODE_TOO_SOON');
-    const user = await this.deps.repository.findUserByEmail(email);
-    if (action === 'register') {
-      const mail = user
-        ? accountExistsMail(email, language)
-        : codeMail(email, action, await this.#codes.issue(action, email), language);
-      await this.deps.mailer.send(mail);
-    } else if (user) {
-      await this.deps.mailer.send(codeMail(email, action, await this.#codes.issue(action, email), language));
+    try {
+      const user = await this.deps.repository.findUserByEmail(email);
+      if (action === 'register') {
+        const mail = user
+          ? accountExistsMail(email, language)
+          : codeMail(email, action, await this.#codes.issue(action, email), language);
+        await this.deps.mailer.send(mail);
+      } else if (user) {
+        await this.deps.mailer.send(codeMail(email, action, await this.#codes.issue(action, email), language));
+      }
+    } catch (error) {
+      // Nothing went out: the customer may ask again at once rather than wait a minute for a mail that never comes.
+      await this.#codes.releaseSend(email).catch(() => {});
+      throw error;
     }
   }
 

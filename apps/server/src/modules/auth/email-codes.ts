@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EmailCodeAction } from '@mutenet/contract';
-import { hashToken } from '../../lib/secrets.js';
-import { sameSecret } from '../../plugins/app/captcha.js';
+import { hashToken, sameSecret } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
@@ -20,6 +19,11 @@ export class EmailCodes {
   /** False when a mail went to this address less than a minute ago. */
   reserveSend(email: string): Promise<boolean> {
     return this.store.setIfAbsent(sentKey(email), '1', EMAIL_CODE_SEND_INTERVAL_MS);
+  }
+
+  /** Gives the minute back when the mail could not be sent, so that the customer can try again at once. */
+  releaseSend(email: string): Promise<void> {
+    return this.store.delete(sentKey(email));
   }
 
   async issue(action: EmailCodeAction, email: string): Promise<string> {

@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import svgCaptcha from 'svg-captcha';
+import { sameSecret } from '../../lib/secrets.js';
 
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 const KEY = (id: string) => `captcha:${id}`;
@@ -9,12 +10,6 @@ export interface Captchas {
   create(): Promise<{ imgId: string; imgDat: string }>;
   /** Consumes the captcha whatever the answer: each one can be tried once. */
   verify(imgId: string, answer: string): Promise<boolean>;
-}
-
-export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 declare module 'fastify' {

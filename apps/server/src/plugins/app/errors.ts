@@ -1,11 +1,26 @@
 import { ERRORS, type ErrorKey, isErrorKey } from '@mutenet/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isUnstorableText } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
 
-// Errors that mean a backing service (database, Redis) is unreachable: answer 503 and let it come back.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|timeout exceeded when trying to connect|SQLITE_BUSY/i;
+// Errors that mean a backing service (database, Redis, the mail server) is unreachable: answer 503 and let it come
+// back. ESOCKET, ECONNECTION and EDNS are how nodemailer reports a mail server it cannot reach.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ESOCKET',
+  'ECONNECTION',
+  'EDNS',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|timeout exceeded when trying to connect|SQLITE_BUSY/i;
 
 function keyOfStatus(status: number): ErrorKey {
   switch (status) {
@@ -37,6 +52,7 @@ function classify(error: FastifyError | AppError): { key: ErrorKey; data: unknow
     const first = error.validation[0]?.message;
     return { key: isErrorKey(first) ? first : 'BAD_REQUEST', data: null };
   }
+  if (isUnstorableText(error)) return { key: 'BAD_REQUEST', data: null };
   const code = (error as { code?: string }).code;
   if ((code && UNAVAILABLE_CODES.has(code)) || UNAVAILABLE_MESSAGES.test(error.message ?? '')) {
     return { key: 'SERVICE_UNAVAILABLE', data: null };
@@ -61,7 +77,8 @@ export default fp(
     fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       const { key, data } = classify(error);
       if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
-      else if (key === 'SERVICE_UNAVAILABLE') request.log.warn({ err: { message: error.message } }, 'backing service unavailable');
+      else if (key === 'SERVICE_UNAVAILABLE')
+        request.log.warn({ err: { message: error.message } }, 'backing service unavailable');
       if (key === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '5');
       return sendError(request, reply, key, data);
     });

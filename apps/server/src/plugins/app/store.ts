@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 
@@ -120,6 +121,8 @@ declare module 'fastify' {
   }
 }
 
+const REDIS_START_WAIT_MS = 5000;
+
 export type StoreOptions = { redisUrl?: string | undefined; redisKeyPrefix?: string; now?: () => number };
 
 export default fp<StoreOptions>(
@@ -127,6 +130,13 @@ export default fp<StoreOptions>(
     const redis = redisUrl ? connectRedis(redisUrl, redisKeyPrefix) : undefined;
     // A connection error is retried by ioredis; calls made meanwhile fail and answer 503.
     redis?.on('error', (error) => fastify.log.warn({ err: error.message }, 'redis connection error'));
+    // With no offline queue, a call made before the first connection fails: without this wait the first requests
+    // after a start answered 503. A Redis that is down does not hold the start up, as calls then answer 503 anyway.
+    if (redis && redis.status !== 'ready') {
+      await once(redis, 'ready', { signal: AbortSignal.timeout(REDIS_START_WAIT_MS) }).catch(() =>
+        fastify.log.warn('redis is not reachable yet: calls that need it answer 503 until it is'),
+      );
+    }
     const store: Store = redis ? new RedisStore(redis) : new MemoryStore(now);
     fastify.decorate('store', store);
     fastify.decorate('redis', redis);

@@ -54,6 +54,8 @@ export default fp<WebOptions>(
     const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
     fastify.get('/person/', sendIndex);
     fastify.get('/person/*', sendIndex);
+    // A hashed file that is not there (an old build's chunk) is a 404, not the SPA's page served as JavaScript.
+    fastify.get('/person/assets/*', (_request, reply) => reply.callNotFound());
   },
   { name: 'web', dependencies: ['db'] },
 );

@@ -19,14 +19,21 @@ const DEFAULT_DOWNLOADS: Record<ClientApp, string> = {
 };
 
 const url = z.url({ protocol: /^https?$/ });
-const port = z.coerce.number().int().min(0).max(65535);
+// Digits only: a coerced '' or ' ' would be port 0 (a random port), and '1e3' or '0x50' are typos, not ports.
+const PORT_RULE = 'must be a port number from 0 to 65535';
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, PORT_RULE)
+  .transform(Number)
+  .pipe(z.number().max(65535, PORT_RULE));
+const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
 const optional = (schema: z.ZodType) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional()) as unknown as z.ZodOptional<typeof schema>;
+  z.preprocess(unsetWhenEmpty, schema.optional()) as unknown as z.ZodOptional<typeof schema>;
 
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: port.default(8080),
+    PORT: z.preprocess(unsetWhenEmpty, port.default(8080)),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATABASE_URL: z
       .string()
@@ -39,10 +46,19 @@ const EnvSchema = z
     MAIL_OUTBOX_DIR: z.string().min(1).default('./data/outbox'),
     CAPTCHA_TEST_CODE: optional(z.string().min(1).max(16)),
     APP_VERSION: z.string().default('1.0.0'),
-    WEBSITE_URL: z.string().default('http://localhost:8080/person/'),
+    WEBSITE_URL: url.default('http://localhost:8080/person/'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
     WEB_DIST_DIR: optional(z.string()),
+    ORDER_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(1800),
+    PAYMENT_SANDBOX: optional(z.enum(['true', 'false', '1', '0'])),
+    PAYMENT_SANDBOX_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
+    SEED_DEMO_CATALOG: z.enum(['true', 'false', '1', '0']).default('false'),
     DOWNLOAD_URL_OFFICIAL_ANDROID: optional(url),
     DOWNLOAD_URL_V2RAYNG: optional(url),
     DOWNLOAD_URL_CLASH_WINDOWS: optional(url),
@@ -76,9 +92,15 @@ export type Config = {
   logLevel: string;
   trustProxy: boolean;
   webDistDir: string;
+  orderTimeoutMs: number;
+  paymentSandbox: boolean;
+  paymentSandboxSecret: string | undefined;
+  seedDemoCatalog: boolean;
 };
 
 export class ConfigError extends Error {}
+
+const isTrue = (flag: string) => flag === 'true' || flag === '1';
 
 const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../../web/dist');
 
@@ -108,7 +130,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     websiteUrl: env.WEBSITE_URL,
     downloads,
     logLevel: env.LOG_LEVEL,
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: isTrue(env.TRUST_PROXY),
     webDistDir: path.resolve((env.WEB_DIST_DIR as string | undefined) ?? DEFAULT_WEB_DIST),
+    orderTimeoutMs: env.ORDER_TIMEOUT_SECONDS * 1000,
+    paymentSandbox: env.PAYMENT_SANDBOX ? isTrue(env.PAYMENT_SANDBOX as string) : env.NODE_ENV !== 'production',
+    paymentSandboxSecret: env.PAYMENT_SANDBOX_SECRET as string | undefined,
+    seedDemoCatalog: isTrue(env.SEED_DEMO_CATALOG),
   };
 }

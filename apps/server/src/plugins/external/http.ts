@@ -30,6 +30,8 @@ export default fp(
     });
     await fastify.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
     await fastify.register(formbody, { bodyLimit: 64 * 1024 });
+    // Bodies are forms (and JSON for API clients); no call takes plain text, so it is refused with 415.
+    fastify.removeContentTypeParser('text/plain');
     await fastify.register(cookie);
     // The id that every log line of the request carries, so that a customer's report can be found in the log.
     fastify.addHook('onSend', async (request, reply) => {

@@ -1,0 +1,13 @@
+/** Money is kept in integer minor units per currency and shown in major units. */
+export function toMajor(minor: number, decimals: number): number {
+  return minor / 10 ** decimals;
+}
+
+/** "12.90" → 1290 for 2 decimals; null when it is not a non-negative amount with at most that many decimals. */
+export function parseMajor(text: string, decimals: number): number | null {
+  const match = /^(\d{1,12})(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) return null;
+  return Number(match[1]) * 10 ** decimals + Number(fraction.padEnd(decimals, '0') || 0);
+}

@@ -1,0 +1,32 @@
+import fp from 'fastify-plugin';
+import { OrdersRepository } from './orders.repository.js';
+import ordersRoutes from './orders.routes.js';
+import { OrdersService } from './orders.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    orders: OrdersService;
+  }
+}
+
+/** How often unpaid orders past due are timed out: within 10 seconds of falling due, as promised. */
+export const ORDER_TIMEOUT_JOB_MS = 5000;
+
+export type OrdersOptions = { now?: () => number; timeoutMs: number };
+
+export default fp<OrdersOptions>(
+  async (fastify, { now = Date.now, timeoutMs }) => {
+    const service = new OrdersService({
+      db: fastify.db,
+      repository: new OrdersRepository(fastify.db),
+      catalog: fastify.catalog,
+      subscriptions: fastify.subscriptions,
+      now,
+      timeoutMs,
+    });
+    fastify.decorate('orders', service);
+    fastify.jobs.every('order-timeout', ORDER_TIMEOUT_JOB_MS, () => service.timeOutDue());
+    await fastify.register(ordersRoutes);
+  },
+  { name: 'orders', dependencies: ['db', 'auth', 'catalog', 'subscription', 'jobs'] },
+);

@@ -1,0 +1,135 @@
+import type { OrderStatus } from '@mutenet/contract';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/transaction.js';
+
+export type OrderRow = {
+  id: number;
+  no: string;
+  user_id: number;
+  plan_id: number;
+  package_id: number;
+  plan_names: string;
+  package_label: string;
+  days: number;
+  traffic_bytes: number;
+  currency: string;
+  amount_minor: number;
+  decimals: number;
+  status: OrderStatus;
+  gateway: string | null;
+  created_at: number;
+  updated_at: number;
+  due_at: number;
+};
+
+export type NewOrder = Omit<OrderRow, 'id' | 'status' | 'gateway' | 'updated_at'>;
+
+/** Which orders a change may apply to: their number or id, optionally their owner, and their statuses. */
+export type Transition = {
+  match: { no: string } | { id: number };
+  userId?: number;
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+  /** Only orders not yet due (an unpaid order past its due time counts as timed out). */
+  notDueAt?: number;
+  gateway?: string;
+};
+
+const COLUMNS = [
+  'id',
+  'no',
+  'user_id',
+  'plan_id',
+  'package_id',
+  'plan_names',
+  'package_label',
+  'days',
+  'traffic_bytes',
+  'currency',
+  'amount_minor',
+  'decimals',
+  'status',
+  'gateway',
+  'created_at',
+  'updated_at',
+  'due_at',
+] as const;
+
+export type OrderFilter = { userId?: number; status?: OrderStatus; limit?: number };
+
+export class OrdersRepository {
+  constructor(private readonly db: Executor) {}
+
+  with(tx: Executor): OrdersRepository {
+    return new OrdersRepository(tx);
+  }
+
+  /** The new order, or undefined when the customer already has an unfinished one for the plan. */
+  async insert(order: NewOrder): Promise<OrderRow | undefined> {
+    try {
+      return (await this.db
+        .insertInto('orders')
+        .values({ ...order, status: 'waiting', gateway: null, updated_at: order.created_at })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow()) as OrderRow;
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  findOpen(userId: number, planId: number): Promise<OrderRow | undefined> {
+    return this.db
+      .selectFrom('orders')
+      .select(COLUMNS)
+      .where('user_id', '=', userId)
+      .where('plan_id', '=', planId)
+      .where('status', 'in', ['waiting', 'paying'])
+      .executeTakeFirst() as Promise<OrderRow | undefined>;
+  }
+
+  findByNo(no: string, userId?: number): Promise<OrderRow | undefined> {
+    let query = this.db.selectFrom('orders').select(COLUMNS).where('no', '=', no);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    return query.executeTakeFirst() as Promise<OrderRow | undefined>;
+  }
+
+  list({ userId, status, limit = 500 }: OrderFilter): Promise<OrderRow[]> {
+    let query = this.db
+      .selectFrom('orders')
+      .select(COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    if (status !== undefined) query = query.where('status', '=', status);
+    return query.execute() as Promise<OrderRow[]>;
+  }
+
+  /**
+   * Moves an order from one of the allowed statuses to another in one conditional update, so that of two racing
+   * changes only one applies. Returns the changed order, or undefined when none matched.
+   */
+  async transition(change: Transition, now: number): Promise<OrderRow | undefined> {
+    let query = this.db
+      .updateTable('orders')
+      .set({ status: change.to, updated_at: now, ...(change.gateway ? { gateway: change.gateway } : {}) })
+      .where('status', 'in', [...change.from]);
+    query = 'no' in change.match ? query.where('no', '=', change.match.no) : query.where('id', '=', change.match.id);
+    if (change.userId !== undefined) query = query.where('user_id', '=', change.userId);
+    if (change.notDueAt !== undefined) query = query.where('due_at', '>', change.notDueAt);
+    return (await query.returning(COLUMNS).executeTakeFirst()) as OrderRow | undefined;
+  }
+
+  /** Times out every unpaid order past its due time (of one customer and plan, when given); returns how many. */
+  async timeOutDue(now: number, scope?: { userId: number; planId: number }): Promise<number> {
+    let query = this.db
+      .updateTable('orders')
+      .set({ status: 'timeout', updated_at: now })
+      .where('status', 'in', ['waiting', 'paying'])
+      .where('due_at', '<=', now);
+    if (scope) query = query.where('user_id', '=', scope.userId).where('plan_id', '=', scope.planId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}

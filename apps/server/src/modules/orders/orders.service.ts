@@ -1,0 +1,200 @@
+import { randomInt } from 'node:crypto';
+import { ORDER_NO_PATTERN, type Order, type OrderStatus, type RequestLanguage } from '@mutenet/contract';
+import { type Executor, inTransaction } from '../../db/transaction.js';
+import { AppError } from '../../lib/app-error.js';
+import { pickLanguage } from '../../lib/localized.js';
+import { toMajor } from '../../lib/money.js';
+import type { CatalogService } from '../catalog/catalog.service.js';
+import type { SubscriptionService } from '../subscription/subscription.service.js';
+import type { OrderFilter, OrderRow, OrdersRepository } from './orders.repository.js';
+
+/** What a payment gateway can report about an order. */
+export const GATEWAY_OUTCOMES = ['success', 'failed', 'cancel', 'doing', 'refunded', 'rejected'] as const;
+export type GatewayOutcome = (typeof GATEWAY_OUTCOMES)[number];
+
+/**
+ * The lifecycle: from which statuses an order may move to each status. `open` statuses count only while the
+ * order is not yet due (after that it has timed out, whether or not the timeout job has run); `any` always.
+ */
+const TRANSITIONS: Partial<Record<OrderStatus, { open: readonly OrderStatus[]; any: readonly OrderStatus[] }>> = {
+  paying: { open: ['waiting', 'paying'], any: [] },
+  close: { open: ['waiting'], any: [] },
+  doing: { open: ['waiting', 'paying'], any: [] },
+  success: { open: ['waiting', 'paying'], any: ['doing'] },
+  failed: { open: ['waiting', 'paying'], any: ['doing'] },
+  cancel: { open: ['waiting', 'paying'], any: ['doing'] },
+  refunded: { open: [], any: ['success'] },
+  rejected: { open: [], any: ['success'] },
+};
+
+/** An operator who saw the money arrive may mark any unpaid or lapsed order paid. */
+const MARK_PAID = { open: [], any: ['waiting', 'paying', 'doing', 'failed', 'cancel', 'timeout', 'close'] } as const;
+
+export type OrdersDeps = {
+  db: Executor;
+  repository: OrdersRepository;
+  catalog: CatalogService;
+  subscriptions: SubscriptionService;
+  now: () => number;
+  timeoutMs: number;
+};
+
+/** A UTC timestamp to the second followed by 10 random digits: sortable by time, not guessable. */
+export function newOrderNo(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
+  return stamp + randomInt(0, 10_000_000_000).toString().padStart(10, '0');
+}
+
+export class OrdersService {
+  constructor(private readonly deps: OrdersDeps) {}
+
+  /** The status as it is now: an unpaid order past its due time has timed out, whether or not the job has run. */
+  statusOf(row: OrderRow): OrderStatus {
+    return (row.status === 'waiting' || row.status === 'paying') && row.due_at <= this.deps.now()
+      ? 'timeout'
+      : row.status;
+  }
+
+  view(row: OrderRow, language: RequestLanguage): Order {
+    return {
+      no: row.no,
+      pdName: pickLanguage(row.plan_names, language),
+      pkgType: row.package_label,
+      status: this.statusOf(row),
+      currency: row.currency,
+      totalPrice: toMajor(row.amount_minor, row.decimals),
+      createAt: row.created_at,
+    };
+  }
+
+  /**
+   * Places an order at the database's price. Code 3 when an unfinished order for the plan exists (also when a
+   * parallel request made it first), code 4 when a package is live and the customer has not confirmed queueing.
+   */
+  async create(userId: number, input: { pkgId: number; currency: string; force: boolean }): Promise<string> {
+    const { repository, catalog, subscriptions, now } = this.deps;
+    const item = await catalog.orderable(input.pkgId, input.currency);
+    await repository.timeOutDue(now(), { userId, planId: item.planId });
+    const unfinished = () => repository.findOpen(userId, item.planId);
+    const open = await unfinished();
+    if (open) throw new AppError('ORDER_UNFINISHED', [{ no: open.no }]);
+    if (!input.force && (await subscriptions.hasLivePackage(userId))) throw new AppError('PACKAGE_ACTIVE');
+    const createdAt = now();
+    const order = await repository.insert({
+      no: newOrderNo(createdAt),
+      user_id: userId,
+      plan_id: item.planId,
+      package_id: item.packageId,
+      plan_names: item.planNames,
+      package_label: item.label,
+      days: item.days,
+      traffic_bytes: item.trafficBytes,
+      currency: item.currency,
+      amount_minor: item.amountMinor,
+      decimals: item.decimals,
+      created_at: createdAt,
+      due_at: createdAt + this.deps.timeoutMs,
+    });
+    if (order) return order.no;
+    const winner = await unfinished();
+    throw new AppError('ORDER_UNFINISHED', winner ? [{ no: winner.no }] : []);
+  }
+
+  /** The customer's orders, newest first; with a number, just that one (none when it is not theirs). */
+  async list(userId: number, language: RequestLanguage, no?: string): Promise<Order[]> {
+    if (no !== undefined) {
+      const row = ORDER_NO_PATTERN.test(no) ? await this.deps.repository.findByNo(no, userId) : undefined;
+      return row ? [this.view(row, language)] : [];
+    }
+    return (await this.deps.repository.list({ userId })).map((row) => this.view(row, language));
+  }
+
+  /** A customer's own order; another customer's answers as not found. */
+  async ownOrder(userId: number, no: string): Promise<OrderRow> {
+    const row = ORDER_NO_PATTERN.test(no) ? await this.deps.repository.findByNo(no, userId) : undefined;
+    if (!row) throw new AppError('ORDER_NOT_FOUND');
+    return row;
+  }
+
+  async cancel(userId: number, no: string): Promise<void> {
+    const row = await this.ownOrder(userId, no);
+    if (!(await this.#move(this.deps.db, { no: row.no }, 'close', userId))) throw new AppError('ORDER_NOT_CANCELLABLE');
+  }
+
+  /** The customer opened a gateway: the order turns `paying`. */
+  async startPaying(userId: number, no: string, gateway: string): Promise<OrderRow> {
+    const row = await this.ownOrder(userId, no);
+    const changed = await this.#move(this.deps.db, { no: row.no }, 'paying', userId, TRANSITIONS.paying, gateway);
+    if (!changed) throw new AppError('ORDER_NOT_PAYABLE');
+    return changed;
+  }
+
+  /** An order by its number, read inside the caller's transaction. */
+  findForPayment(tx: Executor, no: string): Promise<OrderRow | undefined> {
+    return ORDER_NO_PATTERN.test(no) ? this.deps.repository.with(tx).findByNo(no) : Promise.resolve(undefined);
+  }
+
+  /** Applies what a gateway reported, inside the caller's transaction; undefined when the lifecycle refuses it. */
+  applyOutcome(tx: Executor, orderId: number, outcome: GatewayOutcome): Promise<OrderRow | undefined> {
+    return this.#move(tx, { id: orderId }, outcome);
+  }
+
+  /** Times out the unpaid orders past due; safe to run on every instance at once. */
+  timeOutDue(): Promise<number> {
+    return this.deps.repository.timeOutDue(this.deps.now());
+  }
+
+  async #move(
+    db: Executor,
+    match: { no: string } | { id: number },
+    to: OrderStatus,
+    userId?: number,
+    rule = TRANSITIONS[to],
+    gateway?: string,
+  ): Promise<OrderRow | undefined> {
+    if (!rule) return undefined;
+    const work = async (tx: Executor) => {
+      const repository = this.deps.repository.with(tx);
+      const now = this.deps.now();
+      const base = { match, to, ...(userId !== undefined ? { userId } : {}), ...(gateway ? { gateway } : {}) };
+      let row = rule.any.length ? await repository.transition({ ...base, from: rule.any }, now) : undefined;
+      if (!row && rule.open.length) row = await repository.transition({ ...base, from: rule.open, notDueAt: now }, now);
+      if (row && to === 'success') {
+        await this.deps.subscriptions.activate(tx, {
+          orderId: row.id,
+          userId: row.user_id,
+          planId: row.plan_id,
+          packageId: row.package_id,
+          days: row.days,
+          trafficBytes: row.traffic_bytes,
+        });
+      }
+      if (row && (to === 'refunded' || to === 'rejected')) await this.deps.subscriptions.endForOrder(tx, row.id);
+      return row;
+    };
+    // Joins the caller's transaction, or opens one so that a status and its package change together.
+    return db === this.deps.db ? inTransaction(db, work) : work(db);
+  }
+
+  // Operator side (the admin command line).
+
+  adminList(filter: OrderFilter): Promise<OrderRow[]> {
+    return this.deps.repository.list(filter);
+  }
+
+  adminFind(no: string): Promise<OrderRow | undefined> {
+    return this.deps.repository.findByNo(no);
+  }
+
+  markPaid(no: string): Promise<OrderRow | undefined> {
+    return this.#move(this.deps.db, { no }, 'success', undefined, MARK_PAID);
+  }
+
+  refund(no: string): Promise<OrderRow | undefined> {
+    return this.#move(this.deps.db, { no }, 'refunded');
+  }
+
+  chargeback(no: string): Promise<OrderRow | undefined> {
+    return this.#move(this.deps.db, { no }, 'rejected');
+  }
+}

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import { CLIENT_APPS } from '@mutenet/contract';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.js';
+
+/** The ConfigError that loading these variables throws. */
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('runs with no variables at all: SQLite, the outbox, no Redis, no SMTP', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:./data/mutenet.db',
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      publicUrl: 'http://localhost:8080',
+      mailFrom: 'Mutenet <no-reply@localhost>',
+      mailOutboxDir: path.resolve('./data/outbox'),
+      captchaTestCode: undefined,
+      appVersion: '1.0.0',
+      websiteUrl: 'http://localhost:8080/person/',
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(path.isAbsolute(config.webDistDir)).toBe(true);
+    expect(config.webDistDir.endsWith(path.join('web', 'dist'))).toBe(true);
+    expect(Object.keys(config.downloads).sort()).toEqual([...CLIENT_APPS].sort());
+    for (const link of Object.values(config.downloads)) expect(link).toMatch(/^https:\/\//);
+  });
+
+  it('takes every variable it knows', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '3000',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://mutenet:secret@db:5432/mutenet',
+      REDIS_URL: 'rediss://cache:6380/1',
+      PUBLIC_URL: 'https://panel.example.com///',
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'Panel <panel@example.com>',
+      MAIL_OUTBOX_DIR: '/var/mail/outbox',
+      APP_VERSION: '2.3.4',
+      WEBSITE_URL: 'https://example.com/',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: '1',
+      WEB_DIST_DIR: '/srv/web',
+      DOWNLOAD_URL_V2RAYNG: 'https://example.com/v2rayng.apk',
+      DOWNLOAD_URL_FOXRAY: 'https://example.com/foxray',
+    });
+    expect(config).toMatchObject({
+      env: 'production',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://mutenet:secret@db:5432/mutenet',
+      redisUrl: 'rediss://cache:6380/1',
+      publicUrl: 'https://panel.example.com',
+      smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      mailFrom: 'Panel <panel@example.com>',
+      mailOutboxDir: '/var/mail/outbox',
+      appVersion: '2.3.4',
+      websiteUrl: 'https://example.com/',
+      logLevel: 'warn',
+      trustProxy: true,
+      webDistDir: '/srv/web',
+    });
+    expect(config.downloads.v2rayNG).toBe('https://example.com/v2rayng.apk');
+    expect(config.downloads.foxray).toBe('https://example.com/foxray');
+    expect(config.downloads.shadowrocket).toBe(loadConfig({}).downloads.shadowrocket);
+    expect(config.publicUrl).toBe('https://panel.example.com');
+    expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/db' }).databaseUrl).toBe('postgresql://h/db');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('treats an empty variable as unset', () => {
+    const config = loadConfig({ PORT: '', REDIS_URL: '', SMTP_URL: '', PUBLIC_URL: '', CAPTCHA_TEST_CODE: '' });
+    expect(config.port).toBe(8080);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.captchaTestCode).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', ' '],
+    ['PORT', '1e3'],
+    ['PORT', '0x50'],
+    ['PORT', '80.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', './data/mutenet.db'],
+    ['REDIS_URL', 'http://x'],
+    ['PUBLIC_URL', 'not-a-url'],
+    ['PUBLIC_URL', 'ftp://panel.example.com'],
+    ['SMTP_URL', 'ftp://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['NODE_ENV', 'prod'],
+    ['TRUST_PROXY', 'yes'],
+    ['HOST', ''],
+    ['MAIL_FROM', ''],
+    ['CAPTCHA_TEST_CODE', 'x'.repeat(17)],
+    ['WEBSITE_URL', 'javascript:alert(1)'],
+    ['DOWNLOAD_URL_OFFICIAL_ANDROID', 'not a url'],
+    ['DOWNLOAD_URL_CLASH_WINDOWS', 'javascript:alert(1)'],
+  ])('refuses %s=%j, naming the variable', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`^\\s*${name}: \\S`, 'm'));
+    // Only the offending variable is reported.
+    expect(error.message.split('\n').filter((line) => /^\s+[A-Z_]+: /.test(line))).toHaveLength(1);
+  });
+
+  it('names every bad variable at once', () => {
+    const { message } = configErrorOf({ PORT: 'abc', REDIS_URL: 'http://x', LOG_LEVEL: 'loud' });
+    for (const name of ['PORT', 'REDIS_URL', 'LOG_LEVEL']) expect(message).toContain(`${name}:`);
+  });
+
+  it('does not repeat a bad value, which may hold a password', () => {
+    const { message } = configErrorOf({
+      DATABASE_URL: 'mysql://root:hunter2@db/mutenet',
+      SMTP_URL: 'ftp://u:hunter3@x',
+    });
+    expect(message).toContain('DATABASE_URL');
+    expect(message).toContain('SMTP_URL');
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('hunter3');
+  });
+
+  it('refuses CAPTCHA_TEST_CODE in production, and takes it elsewhere', () => {
+    const error = configErrorOf({ NODE_ENV: 'production', CAPTCHA_TEST_CODE: 'pass42' });
+    expect(error.message).toContain('CAPTCHA_TEST_CODE');
+    expect(error.message).toContain('NODE_ENV=production');
+    expect(loadConfig({ NODE_ENV: 'test', CAPTCHA_TEST_CODE: 'pass42' }).captchaTestCode).toBe('pass42');
+    expect(loadConfig({ CAPTCHA_TEST_CODE: 'pass42' }).captchaTestCode).toBe('pass42');
+    expect(loadConfig({ NODE_ENV: 'production' }).captchaTestCode).toBeUndefined();
+  });
+});
