@@ -1,0 +1,214 @@
+import { MESSAGES } from '@mutenet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from '../../test/accounts.js';
+import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
+import { httpClient } from '../../test/http-client.js';
+import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { SANDBOX_SIGNATURE_HEADER, signSandbox } from './gateways/sandbox.gateway.js';
+
+const SECRET = 'sandbox-secret-for-tests';
+const en = (key: keyof typeof MESSAGES) => MESSAGES[key].en;
+
+describe.each(DATABASES)('payments on %s', (database) => {
+  let app: TestApp;
+  let seeded: SeededCatalog;
+  let seq = 0;
+
+  async function orderOfNewCustomer() {
+    const api = httpClient(app.url, { language: 'en' });
+    const token = await signUp(app, api, `payer${++seq}.${database}@example.com`);
+    const { body } = await api.post('/mutenet/user/order/create', {
+      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
+      token,
+    });
+    const order = await app.app.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('no', '=', body.data.orderNo)
+      .executeTakeFirstOrThrow();
+    return { api, token, no: order.no as string, order };
+  }
+
+  function notify(payload: Record<string, unknown>, signature?: string) {
+    const raw = JSON.stringify(payload);
+    return httpClient(app.url).post('/payment/notify/sandbox', {
+      raw: { body: raw, type: 'application/json' },
+      headers: { [SANDBOX_SIGNATURE_HEADER]: signature ?? signSandbox(SECRET, raw) },
+    });
+  }
+
+  const state = async (orderId: number) => ({
+    status: (await app.app.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow())
+      .status,
+    packages: (await app.app.db.selectFrom('user_packages').select('id').where('order_id', '=', orderId).execute())
+      .length,
+    events: (await app.app.db.selectFrom('payment_events').select('id').where('order_id', '=', orderId).execute())
+      .length,
+  });
+
+  beforeAll(async () => {
+    app = await startTestApp({ database, env: { PAYMENT_SANDBOX_SECRET: SECRET } });
+    seeded = await seedCatalog(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('checkout', () => {
+    it('shows the order and the sandbox method, by header or by the token cookie', async () => {
+      const { api, token, no } = await orderOfNewCustomer();
+      const byHeader = await api.get(`/payment/checkout/${no}`, { token });
+      expect(byHeader.body).toMatchObject({
+        code: 0,
+        data: { order: { no, status: 'waiting', totalPrice: 4.99 }, methods: [{ id: 'sandbox' }], payable: true },
+      });
+      const byCookie = await api.get(`/payment/checkout/${no}`, { headers: { cookie: `token=${token}` } });
+      expect(byCookie.body).toEqual(byHeader.body);
+      expect((await api.get(`/payment/checkout/${no}`)).status).toBe(401);
+      expect((await api.get(`/payment/checkout/${no}`, { headers: { cookie: 'token=forged' } })).status).toBe(401);
+    });
+
+    it('takes a state-changing call by cookie only from its own origin', async () => {
+      const { api, token, no } = await orderOfNewCustomer();
+      const cookie = `token=${token}`;
+      const foreign = await api.post(`/payment/sandbox/${no}/approve`, {
+        headers: { cookie, origin: 'https://evil.example' },
+      });
+      expect(foreign.status).toBe(403);
+      const none = await api.post(`/payment/sandbox/${no}/approve`, { headers: { cookie } });
+      expect(none.status).toBe(403);
+      const own = await api.post(`/payment/sandbox/${no}/approve`, { headers: { cookie, origin: app.url } });
+      expect(own.body).toMatchObject({ code: 0, data: { status: 'success' } });
+    });
+
+    it("refuses an unknown method, an unknown action and another customer's order", async () => {
+      const { api, token, no } = await orderOfNewCustomer();
+      expect((await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'paypal' }, token })).body).toMatchObject(
+        {
+          code: 2006,
+          msg: en('PAYMENT_METHOD_UNAVAILABLE'),
+        },
+      );
+      expect((await api.post(`/payment/sandbox/${no}/steal`, { token })).status).toBe(400);
+      const stranger = await orderOfNewCustomer();
+      expect((await stranger.api.get(`/payment/checkout/${no}`, { token: stranger.token })).body.code).toBe(2003);
+      expect(
+        (await stranger.api.post(`/payment/checkout/${no}/pay`, { form: { method: 'sandbox' }, token: stranger.token }))
+          .body.code,
+      ).toBe(2003);
+    });
+  });
+
+  describe('notifications', () => {
+    it('applies a signed notification once, however often it arrives', async () => {
+      const { order } = await orderOfNewCustomer();
+      const event = {
+        eventId: 'evt-1',
+        orderNo: order.no,
+        outcome: 'success',
+        amount: order.amount_minor,
+        currency: 'USD',
+      };
+      expect((await notify(event)).body).toMatchObject({
+        code: 0,
+        data: { status: 'success', duplicate: false, applied: true },
+      });
+      expect((await notify(event)).body).toMatchObject({
+        code: 0,
+        data: { status: 'success', duplicate: true, applied: false },
+      });
+      expect(await state(order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+    });
+
+    it('applies concurrent copies and concurrent different approvals once', async () => {
+      const { order } = await orderOfNewCustomer();
+      const event = {
+        eventId: 'evt-same',
+        orderNo: order.no,
+        outcome: 'success',
+        amount: order.amount_minor,
+        currency: 'USD',
+      };
+      const copies = await Promise.all(Array.from({ length: 10 }, () => notify(event)));
+      expect(copies.every((copy) => copy.status === 200)).toBe(true);
+      expect(copies.filter((copy) => copy.body.data.applied)).toHaveLength(1);
+      expect(await state(order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+
+      const other = (await orderOfNewCustomer()).order;
+      const distinct = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          notify({
+            eventId: `evt-distinct-${i}`,
+            orderNo: other.no,
+            outcome: 'success',
+            amount: other.amount_minor,
+            currency: 'USD',
+          }),
+        ),
+      );
+      expect(distinct.filter((answer) => answer.body.data.applied)).toHaveLength(1);
+      expect(await state(other.id)).toEqual({ status: 'success', packages: 1, events: 10 });
+    });
+
+    it('ignores a notification that arrives out of order', async () => {
+      const { order } = await orderOfNewCustomer();
+      const base = { orderNo: order.no, amount: order.amount_minor, currency: 'USD' };
+      await notify({ ...base, eventId: 'late-pending', outcome: 'doing' });
+      await notify({ ...base, eventId: 'late-success', outcome: 'success' });
+      const stale = await notify({ ...base, eventId: 'late-failed', outcome: 'failed' });
+      expect(stale.body.data).toEqual({ status: 'success', duplicate: false, applied: false });
+      expect(await state(order.id)).toEqual({ status: 'success', packages: 1, events: 3 });
+      await notify({ ...base, eventId: 'refund-1', outcome: 'refunded' });
+      expect((await state(order.id)).status).toBe('refunded');
+    });
+
+    it('refuses unsigned, wrongly signed, malformed and mismatched notifications, changing nothing', async () => {
+      const { order } = await orderOfNewCustomer();
+      const event = {
+        eventId: 'evt-x',
+        orderNo: order.no,
+        outcome: 'success',
+        amount: order.amount_minor,
+        currency: 'USD',
+      };
+      const raw = JSON.stringify(event);
+      const unsigned = await httpClient(app.url).post('/payment/notify/sandbox', {
+        raw: { body: raw, type: 'application/json' },
+      });
+      expect(unsigned.status).toBe(400);
+      expect((await notify(event, signSandbox('wrong-secret-000000', raw))).status).toBe(400);
+      expect((await notify({ ...event, amount: 1 })).status).toBe(400);
+      expect((await notify({ ...event, currency: 'BRL' })).status).toBe(400);
+      expect((await notify({ ...event, orderNo: '999999999999999999999999' })).status).toBe(400);
+      expect((await notify({ ...event, outcome: 'stolen' })).status).toBe(400);
+      const garbage = await httpClient(app.url).post('/payment/notify/sandbox', {
+        raw: { body: 'not json', type: 'text/plain' },
+        headers: { [SANDBOX_SIGNATURE_HEADER]: signSandbox(SECRET, 'not json') },
+      });
+      expect(garbage.status).toBe(400);
+      expect(
+        (await httpClient(app.url).post('/payment/notify/paypal', { raw: { body: raw, type: 'application/json' } }))
+          .status,
+      ).toBe(400);
+      expect(await state(order.id)).toEqual({ status: 'waiting', packages: 0, events: 0 });
+      expect(app.logs.join('')).toContain('payment notification refused');
+    });
+  });
+});
+
+describe('payments without the sandbox', () => {
+  it('offers no method and refuses the sandbox buttons in production', async () => {
+    const app = await startTestApp({ env: { PAYMENT_SANDBOX: 'false' } });
+    try {
+      await seedCatalog(app);
+      const api = httpClient(app.url, { language: 'en' });
+      const token = await signUp(app, api, 'prod@example.com');
+      const { body } = await api.post('/mutenet/user/order/create', { form: { pkgId: '1', currency: 'USD' }, token });
+      const checkout = await api.get(`/payment/checkout/${body.data.orderNo}`, { token });
+      expect(checkout.body.data.methods).toEqual([]);
+      expect((await api.post(`/payment/sandbox/${body.data.orderNo}/approve`, { token })).body.code).toBe(2006);
+    } finally {
+      await app.close();
+    }
+  });
+});
