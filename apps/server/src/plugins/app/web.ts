@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
+import { CHECKOUT_PATH_PREFIX, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
 import fp from 'fastify-plugin';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const CHECKOUT_PAGE = 'checkout.html';
 
 /**
  * Serves the panel under /person/: hashed assets cached for good, index.html never cached, and any other path
@@ -54,6 +55,10 @@ export default fp<WebOptions>(
     const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
     fastify.get('/person/', sendIndex);
     fastify.get('/person/*', sendIndex);
+    // The hosted checkout is the web app's second page, /shopDetails/{lang}/{orderNo}.
+    if (fs.existsSync(path.join(distDir, CHECKOUT_PAGE))) {
+      fastify.get(`${CHECKOUT_PATH_PREFIX}/*`, (_request, reply) => reply.sendFile(CHECKOUT_PAGE));
+    }
     // A hashed file that is not there (an old build's chunk) is a 404, not the SPA's page served as JavaScript.
     fastify.get('/person/assets/*', (_request, reply) => reply.callNotFound());
   },
