@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CLIENT_APPS } from '@mutenet/contract';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -29,6 +30,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'];
 };
 
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
 // Never logged: tokens, cookies and anything a client authenticates with.
 const REDACTED = [
   'req.headers.authorization',
@@ -45,7 +48,12 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    requestIdHeader: 'x-request-id',
+    // A client's own X-Request-Id is kept when it is a short plain id; anything else gets a fresh one.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -24,12 +24,15 @@ export const formField = z.string().max(1024).default('');
 /** A form field that is trimmed before it is checked. */
 export const trimmedField = formField.transform((s) => s.trim());
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
 // Kept simple on purpose: one @, no spaces, a dot in the domain; the mailbox itself is proved by the email code.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
 export function isEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value) && !CONTROL_CHARACTERS.test(value);
 }
 
 export const PASSWORD_MIN_LENGTH = 6;
@@ -42,8 +45,6 @@ export function isPasswordFormat(value: string): boolean {
 }
 
 export const USERNAME_MAX_LENGTH = 32;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 export function isUsername(value: string): boolean {
   return value.length > 0 && value.length <= USERNAME_MAX_LENGTH && !CONTROL_CHARACTERS.test(value);

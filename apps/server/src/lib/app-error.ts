@@ -5,6 +5,8 @@ export class AppError extends Error {
   constructor(
     readonly key: ErrorKey,
     readonly data: unknown = null,
+    /** Seconds after which trying again may succeed, sent as `Retry-After`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(key);
     this.name = 'AppError';

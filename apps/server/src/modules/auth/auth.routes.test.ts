@@ -335,6 +335,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const locked = await api.post('/mutenet/login', { form: { email, password: PASSWORD, ...(await captcha(api)) } });
       expect(locked.status).toBe(429);
       expect(locked.body).toMatchObject({ code: 429, msg: en('TOO_MANY_REQUESTS') });
+      expect(locked.headers.get('retry-after')).toBe('900');
       app.clock.advance(15 * 60_000 + 1000);
       expect(await login(client(), email)).toBeTruthy();
     });

@@ -94,7 +94,7 @@ export class AuthService {
     const email = input.email.toLowerCase();
     const { store, repository } = this.deps;
     if (Number((await store.get(failuresKey(email))) ?? 0) >= LOGIN_FAILURES_PER_ACCOUNT) {
-      throw new AppError('TOO_MANY_REQUESTS');
+      throw new AppError('TOO_MANY_REQUESTS', null, LOGIN_FAILURE_WINDOW_MS / 1000);
     }
     await this.#requireCaptcha(input);
     const user = await repository.findUserByEmail(email);

@@ -80,6 +80,8 @@ export default fp(
       else if (key === 'SERVICE_UNAVAILABLE')
         request.log.warn({ err: { message: error.message } }, 'backing service unavailable');
       if (key === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '5');
+      if (error instanceof AppError && error.retryAfterSeconds)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(request, reply, key, data);
     });
     fastify.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));

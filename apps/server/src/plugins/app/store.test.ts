@@ -19,12 +19,13 @@ const SUBJECTS: [string, () => Promise<Subject>][] = [
   ],
 ];
 
-if (REDIS_URL) {
+const redisUrl = REDIS_URL;
+if (redisUrl) {
   SUBJECTS.push([
     'RedisStore',
     async () => {
       const prefix = `test:store:${randomBytes(6).toString('hex')}:`;
-      const redis = connectRedis(REDIS_URL, prefix);
+      const redis = connectRedis(redisUrl, prefix);
       // The offline queue is off on purpose (calls fail fast while Redis is away), so wait for the connection.
       if (redis.status !== 'ready') await once(redis, 'ready');
       const store = new RedisStore(redis);
