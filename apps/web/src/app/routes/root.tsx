@@ -1,0 +1,39 @@
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { ScreenLoader } from '../../components/ui/screen-loader';
+import { currentLanguage, setLanguage } from '../../i18n/i18n';
+import { isPublicPath, PATHS } from '../../lib/paths';
+import { urlOptions } from '../../lib/route-params';
+import { hasToken } from '../../lib/storage';
+import { routeParams, routeTitle, useRouteMatches } from '../route-handle';
+
+/**
+ * The root of every route: the guard (spec section 2: outside the public paths a stored token is
+ * required), the language a URL asks for (`lang`), and the document title.
+ */
+export function RootRoute() {
+  const location = useLocation();
+  const matches = useRouteMatches();
+  const { t } = useTranslation();
+  const { language } = urlOptions(location.search, routeParams(matches));
+  const titleKey = routeTitle(matches);
+
+  useEffect(() => {
+    if (language && language !== currentLanguage()) void setLanguage(language);
+  }, [language]);
+
+  useEffect(() => {
+    document.title = titleKey ? `${t(titleKey)} · ${t('app.name')}` : t('app.name');
+  }, [titleKey, t]);
+
+  if (!isPublicPath(location.pathname) && !hasToken()) {
+    return <Navigate to={PATHS.login} replace />;
+  }
+
+  return (
+    <Suspense fallback={<ScreenLoader />}>
+      <Outlet />
+    </Suspense>
+  );
+}

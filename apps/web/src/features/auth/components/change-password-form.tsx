@@ -1,0 +1,86 @@
+import { Button, Stack } from '@mantine/core';
+import { ChangePasswordFormSchema, type ErrorKey } from '@mutenet/contract';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastSuccess } from '../../../lib/notify';
+import { useFormError } from '../../../lib/use-form-error';
+import { validate } from '../../../lib/validate';
+import { useChangePassword } from '../api/change-password';
+import { PasswordField } from './password-field';
+
+type Field = 'oldPwd' | 'newPwd' | 'repeatPwd';
+type Values = Record<Field, string>;
+
+function fieldOf(error: ErrorKey, values: Values): Field {
+  if (error === 'PASSWORD_BLANK') return values.newPwd === '' ? 'newPwd' : 'repeatPwd';
+  if (error === 'NEW_PASSWORD_DIFFERENT') return 'repeatPwd';
+  return 'newPwd';
+}
+
+/**
+ * Change password (user centre). The old password is checked by the server only. Success ends every
+ * session, this one included: `onChanged` takes the user to the login screen.
+ */
+export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errorFor, report, clear } = useFormError<Field>();
+  const [values, setValues] = useState<Values>({ oldPwd: '', newPwd: '', repeatPwd: '' });
+  const changePassword = useChangePassword({
+    onSuccess: () => {
+      toastSuccess(t('notice.passwordChanged'));
+      onChanged();
+    },
+  });
+
+  const change = (field: Field) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    clear(field);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = validate(ChangePasswordFormSchema, values);
+    if (!result.ok) {
+      report(formRef.current, fieldOf(result.error, values), result.error);
+      return;
+    }
+    changePassword.mutate(result.data);
+  };
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-testid="change-password-form">
+      <Stack gap="md" maw={420}>
+        <PasswordField
+          name="oldPwd"
+          label={t('auth.change.oldPassword')}
+          value={values.oldPwd}
+          onChange={change('oldPwd')}
+          error={errorFor('oldPwd')}
+          autoComplete="current-password"
+        />
+        <PasswordField
+          name="newPwd"
+          label={t('auth.change.newPassword')}
+          value={values.newPwd}
+          onChange={change('newPwd')}
+          error={errorFor('newPwd')}
+          autoComplete="new-password"
+          withHint
+        />
+        <PasswordField
+          name="repeatPwd"
+          label={t('auth.change.repeatNewPassword')}
+          value={values.repeatPwd}
+          onChange={change('repeatPwd')}
+          error={errorFor('repeatPwd')}
+          autoComplete="new-password"
+          withHint
+        />
+        <Button type="submit" loading={changePassword.isPending} data-testid="change-password-submit">
+          {t('auth.change.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import '@mantine/core/styles/PasswordInput.css';
+import { PasswordInput } from '@mantine/core';
+import { isPasswordFormat, PASSWORD_MAX_LENGTH } from '@mutenet/contract';
+import { useTranslation } from 'react-i18next';
+
+type PasswordFieldProps = {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | boolean | undefined;
+  autoComplete: 'current-password' | 'new-password';
+  /** Shows the password rule under the field until the value meets it (spec section 5). */
+  withHint?: boolean;
+};
+
+export function PasswordField({
+  name,
+  label,
+  value,
+  onChange,
+  error,
+  autoComplete,
+  withHint = false,
+}: PasswordFieldProps) {
+  const { t } = useTranslation();
+  const showHint = withHint && !isPasswordFormat(value);
+  return (
+    <PasswordInput
+      name={name}
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      error={error}
+      // Mantine's PasswordInput does not mark its inner input invalid by itself.
+      aria-invalid={error ? true : undefined}
+      autoComplete={autoComplete}
+      maxLength={withHint ? PASSWORD_MAX_LENGTH : undefined}
+      description={showHint ? t('auth.passwordHint') : undefined}
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+      visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+      visibilityToggleFocusable
+      data-testid={name}
+    />
+  );
+}

@@ -1,0 +1,180 @@
+import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/VisuallyHidden.css';
+import { Anchor, Button, Checkbox, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { type ErrorKey, RegisterFormSchema, USERNAME_MAX_LENGTH } from '@mutenet/contract';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { toastSuccess } from '../../../lib/notify';
+import { PATHS } from '../../../lib/paths';
+import { useFormError } from '../../../lib/use-form-error';
+import { validate } from '../../../lib/validate';
+import { useCaptcha } from '../api/get-captcha';
+import { useRegister } from '../api/register';
+import { CaptchaInput } from './captcha-input';
+import { EmailCodeInput } from './email-code-input';
+import { PasswordField } from './password-field';
+import { useEmailCodeSender } from './use-email-code-sender';
+
+type Field = 'name' | 'email' | 'imgCode' | 'emailCode' | 'password' | 'repeatPassword' | 'inviteCode';
+type Values = Record<Field, string>;
+
+const EMPTY: Values = {
+  name: '',
+  email: '',
+  imgCode: '',
+  emailCode: '',
+  password: '',
+  repeatPassword: '',
+  inviteCode: '',
+};
+
+/** Where each error of the register schema is shown. */
+function fieldOf(error: ErrorKey, values: Values): Field {
+  switch (error) {
+    case 'USERNAME_INVALID':
+      return 'name';
+    case 'PASSWORD_BLANK':
+      return values.password === '' ? 'password' : 'repeatPassword';
+    case 'PASSWORD_DIFFERENT':
+      return 'repeatPassword';
+    case 'PASSWORD_FORMAT':
+      return 'password';
+    case 'EMAIL_CODE_REQUIRED':
+      return 'emailCode';
+    case 'INVITE_CODE_INVALID':
+      return 'inviteCode';
+    default:
+      return 'email';
+  }
+}
+
+/** Registration (spec section 2): the button stays disabled until the licence agreement is accepted. */
+export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const captcha = useCaptcha();
+  const { errorFor, report, clear } = useFormError<Field>();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [agreed, setAgreed] = useState(false);
+  const register = useRegister({
+    onSuccess: () => {
+      toastSuccess(t('notice.registered'));
+      onRegistered();
+    },
+  });
+  const sender = useEmailCodeSender('register', {
+    captcha,
+    onInvalid: (field, key) => report(formRef.current, field, key, { withText: key !== 'PICTURE_CODE_FIRST' }),
+  });
+
+  const imgId = captcha.data?.imgId;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new picture needs a new answer
+  useEffect(() => {
+    setValues((current) => ({ ...current, imgCode: '' }));
+  }, [imgId]);
+
+  const change = (field: Field) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    clear(field);
+  };
+  const text = (field: Field) => ({
+    name: field,
+    value: values[field],
+    onChange: (event: { currentTarget: HTMLInputElement }) => change(field)(event.currentTarget.value),
+    error: errorFor(field),
+    'data-testid': field,
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!agreed) return;
+    const { imgCode: _imgCode, ...form } = values;
+    const result = validate(RegisterFormSchema, form);
+    if (!result.ok) {
+      report(formRef.current, fieldOf(result.error, values), result.error);
+      return;
+    }
+    register.mutate(result.data);
+  };
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-testid="register-form">
+      <Stack gap="md">
+        <TextInput
+          {...text('name')}
+          label={t('auth.register.name')}
+          autoComplete="username"
+          maxLength={USERNAME_MAX_LENGTH}
+        />
+        <TextInput {...text('email')} type="email" label={t('auth.email')} autoComplete="email" />
+        <CaptchaInput
+          captcha={captcha}
+          value={values.imgCode}
+          onChange={change('imgCode')}
+          error={errorFor('imgCode')}
+        />
+        <EmailCodeInput
+          value={values.emailCode}
+          onChange={change('emailCode')}
+          error={errorFor('emailCode')}
+          onSend={() => sender.send(values)}
+          sending={sender.sending}
+          cooldown={sender.cooldown}
+          pictureCodeMissing={values.imgCode.trim() === ''}
+        />
+        <PasswordField
+          name="password"
+          label={t('auth.password')}
+          value={values.password}
+          onChange={change('password')}
+          error={errorFor('password')}
+          autoComplete="new-password"
+          withHint
+        />
+        <PasswordField
+          name="repeatPassword"
+          label={t('auth.repeatPassword')}
+          value={values.repeatPassword}
+          onChange={change('repeatPassword')}
+          error={errorFor('repeatPassword')}
+          autoComplete="new-password"
+          withHint
+        />
+        <Checkbox
+          name="agree"
+          checked={agreed}
+          onChange={(event) => setAgreed(event.currentTarget.checked)}
+          data-testid="agree-terms"
+          label={
+            <>
+              {t('auth.register.agree')}{' '}
+              <Anchor
+                component={Link}
+                to={PATHS.showDocx}
+                target="_blank"
+                rel="noopener noreferrer"
+                inherit
+                data-testid="terms-link"
+              >
+                {t('auth.register.agreement')}
+                <VisuallyHidden> {t('auth.register.opensNewTab')}</VisuallyHidden>
+              </Anchor>
+            </>
+          }
+        />
+        <TextInput {...text('inviteCode')} label={t('auth.register.inviteCode')} autoComplete="off" />
+        <Button type="submit" fullWidth disabled={!agreed} loading={register.isPending} data-testid="register-submit">
+          {t('auth.register.submit')}
+        </Button>
+        <Text size="sm" ta="center">
+          {t('auth.register.haveAccount')}{' '}
+          <Anchor component={Link} to={PATHS.login} data-testid="login-link">
+            {t('auth.register.login')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,135 @@
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { type ErrorKey, ResetPasswordFormSchema } from '@mutenet/contract';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { toastSuccess } from '../../../lib/notify';
+import { PATHS } from '../../../lib/paths';
+import { useFormError } from '../../../lib/use-form-error';
+import { validate } from '../../../lib/validate';
+import { useCaptcha } from '../api/get-captcha';
+import { useResetPassword } from '../api/reset-password';
+import { CaptchaInput } from './captcha-input';
+import { EmailCodeInput } from './email-code-input';
+import { PasswordField } from './password-field';
+import { useEmailCodeSender } from './use-email-code-sender';
+
+type Field = 'email' | 'imgCode' | 'emailCode' | 'newPwd' | 'repeatPwd';
+type Values = Record<Field, string>;
+
+const EMPTY: Values = { email: '', imgCode: '', emailCode: '', newPwd: '', repeatPwd: '' };
+
+/** Where each error of the reset schema is shown (the schema checks in the order of spec section 5). */
+function fieldOf(error: ErrorKey, values: Values): Field {
+  switch (error) {
+    case 'PASSWORD_BLANK':
+      return values.newPwd === '' ? 'newPwd' : 'repeatPwd';
+    case 'PASSWORD_DIFFERENT':
+      return 'repeatPwd';
+    case 'PASSWORD_FORMAT':
+      return 'newPwd';
+    case 'EMAIL_CODE_REQUIRED':
+      return 'emailCode';
+    default:
+      return 'email';
+  }
+}
+
+/** Forgotten password: email, picture code, email code and the new password twice. */
+export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const captcha = useCaptcha();
+  const { errorFor, report, clear } = useFormError<Field>();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const reset = useResetPassword({
+    onSuccess: () => {
+      toastSuccess(t('notice.passwordReset'));
+      onReset();
+    },
+  });
+  const sender = useEmailCodeSender('reset_password', {
+    captcha,
+    onInvalid: (field, key) => report(formRef.current, field, key, { withText: key !== 'PICTURE_CODE_FIRST' }),
+  });
+
+  const imgId = captcha.data?.imgId;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new picture needs a new answer
+  useEffect(() => {
+    setValues((current) => ({ ...current, imgCode: '' }));
+  }, [imgId]);
+
+  const change = (field: Field) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    clear(field);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { imgCode: _imgCode, ...form } = values;
+    const result = validate(ResetPasswordFormSchema, form);
+    if (!result.ok) {
+      report(formRef.current, fieldOf(result.error, values), result.error);
+      return;
+    }
+    reset.mutate(result.data);
+  };
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-testid="reset-password-form">
+      <Stack gap="md">
+        <TextInput
+          name="email"
+          type="email"
+          label={t('auth.email')}
+          value={values.email}
+          onChange={(event) => change('email')(event.currentTarget.value)}
+          error={errorFor('email')}
+          autoComplete="email"
+          data-testid="email"
+        />
+        <CaptchaInput
+          captcha={captcha}
+          value={values.imgCode}
+          onChange={change('imgCode')}
+          error={errorFor('imgCode')}
+        />
+        <EmailCodeInput
+          value={values.emailCode}
+          onChange={change('emailCode')}
+          error={errorFor('emailCode')}
+          onSend={() => sender.send(values)}
+          sending={sender.sending}
+          cooldown={sender.cooldown}
+          pictureCodeMissing={values.imgCode.trim() === ''}
+        />
+        <PasswordField
+          name="newPwd"
+          label={t('auth.reset.newPassword')}
+          value={values.newPwd}
+          onChange={change('newPwd')}
+          error={errorFor('newPwd')}
+          autoComplete="new-password"
+          withHint
+        />
+        <PasswordField
+          name="repeatPwd"
+          label={t('auth.reset.repeatNewPassword')}
+          value={values.repeatPwd}
+          onChange={change('repeatPwd')}
+          error={errorFor('repeatPwd')}
+          autoComplete="new-password"
+          withHint
+        />
+        <Button type="submit" fullWidth loading={reset.isPending} data-testid="reset-submit">
+          {t('auth.reset.submit')}
+        </Button>
+        <Text size="sm" ta="center">
+          <Anchor component={Link} to={PATHS.login} data-testid="login-link">
+            {t('auth.backToLogin')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import { LANGUAGES } from '@mutenet/contract';
+import { describe, expect, it } from 'vitest';
+import { getSessionValue, SESSION_KEYS } from '../lib/storage';
+import { currentRequestLanguage, i18n, parseLanguage, setLanguage } from './i18n';
+import { en } from './resources/en';
+
+function keysOf(value: object, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([key, inner]) =>
+    typeof inner === 'object' && inner !== null ? keysOf(inner, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+describe('i18n', () => {
+  it('reads stored and wire language codes', () => {
+    expect(parseLanguage('por')).toBe('por');
+    expect(parseLanguage('pt-BR')).toBe('por');
+    expect(parseLanguage('zh-hans')).toBe('zh');
+    expect(parseLanguage('en')).toBe('en');
+    expect(parseLanguage('fr')).toBeUndefined();
+    expect(parseLanguage(null)).toBeUndefined();
+  });
+
+  it('keeps the language in session storage and on <html lang>', async () => {
+    await setLanguage('zh');
+    expect(getSessionValue(SESSION_KEYS.language)).toBe('zh');
+    expect(document.documentElement.lang).toBe('zh-Hans');
+    expect(currentRequestLanguage()).toBe('zh-Hans');
+    await setLanguage('por');
+    expect(document.documentElement.lang).toBe('pt-BR');
+  });
+
+  it('has every UI string in every language', () => {
+    const keys = keysOf(en);
+    for (const language of LANGUAGES) {
+      for (const key of keys) {
+        const text = i18n.getResource(language, 'translation', key);
+        expect(typeof text === 'string' && text.length > 0, `${language}: ${key}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import { type Endpoint, envelopeOf, SUCCESS_CODE } from '@mutenet/contract';
+import ky from 'ky';
+import { z } from 'zod';
+import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
+import type { Resources } from '../i18n/resources/en';
+import { toastError, toastMistake } from './notify';
+import { clearStorage, getToken } from './storage';
+
+/** Spec section 7: 5 s for a call, 10 s for the helper calls (captcha, email code). */
+export const DEFAULT_TIMEOUT_MS = 5_000;
+export const HELPER_TIMEOUT_MS = 10_000;
+
+export type ApiErrorKind = 'network' | 'http' | 'business' | 'invalid';
+
+/** Why a call failed. The user has already been told (a toast) unless the caller asked for quiet. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly details: { status?: number; code?: number; data?: unknown } = {},
+  ) {
+    super(message);
+  }
+  get status(): number | undefined {
+    return this.details.status;
+  }
+  get code(): number | undefined {
+    return this.details.code;
+  }
+}
+
+const AnyEnvelopeSchema = envelopeOf(z.unknown());
+
+type StatusKey = keyof Resources['http'];
+const STATUS_TEXT: Record<number, StatusKey> = {
+  400: 'status400',
+  401: 'status401',
+  403: 'status403',
+  404: 'status404',
+  405: 'status405',
+  408: 'status408',
+  500: 'status500',
+  501: 'status501',
+  502: 'status502',
+  503: 'status503',
+  504: 'status504',
+  505: 'status505',
+};
+
+/** The spec's text for an HTTP status (section 8), in the language on screen. */
+export function statusText(status: number): string {
+  if (status === 429) return messageText('TOO_MANY_REQUESTS');
+  return i18n.t(`http.${STATUS_TEXT[status] ?? 'other'}`);
+}
+
+const defaultUnauthorizedHandler = () => {
+  window.location.assign(`${import.meta.env.BASE_URL}login`);
+};
+let unauthorizedHandler: () => void = defaultUnauthorizedHandler;
+
+/** What happens after a 401 has cleared storage: the app sends the user to /login through its router. */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  unauthorizedHandler = handler ?? defaultUnauthorizedHandler;
+}
+
+const http = ky.create({
+  retry: 0,
+  timeout: DEFAULT_TIMEOUT_MS,
+  throwHttpErrors: false,
+  // Looked up on every call, so that tests can stand in for the network.
+  fetch: (input, init) => globalThis.fetch(input, init),
+  hooks: {
+    beforeRequest: [
+      (request) => {
+        const token = getToken();
+        if (token) request.headers.set('Authorization', token);
+        request.headers.set('Accept-Language', currentRequestLanguage());
+      },
+    ],
+  },
+});
+
+export type FormValues = Record<string, string | number | undefined>;
+
+export type CallOptions = {
+  /** Sent form-encoded; fields that are `undefined` are left out. */
+  body?: FormValues;
+  query?: Record<string, string>;
+  timeout?: number;
+  /** Envelope codes the caller handles itself: they raise an `ApiError` without a toast. */
+  quietCodes?: readonly number[];
+};
+
+export type ApiResponse<E extends Endpoint> = { body: z.infer<E['response']>; headers: Headers };
+
+function formBody(values: FormValues): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) form.append(key, String(value));
+  }
+  return form;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function failHttp(status: number, serverMessage: string | undefined): never {
+  const message = serverMessage || statusText(status);
+  if (status === 401) {
+    clearStorage();
+    toastError(message);
+    unauthorizedHandler();
+  } else {
+    toastError(message);
+  }
+  throw new ApiError('http', message, { status });
+}
+
+/**
+ * Calls one contract endpoint: sends the token and the language, form-encodes the body, checks the
+ * envelope and parses the answer with the endpoint's response schema. Every failure is shown to the
+ * user (spec section 8) and raised as an `ApiError`.
+ */
+export async function callEndpoint<E extends Endpoint>(
+  endpoint: E,
+  options: CallOptions = {},
+): Promise<ApiResponse<E>> {
+  let response: Response;
+  try {
+    response = await http(endpoint.path, {
+      method: endpoint.method,
+      timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+      ...(options.query ? { searchParams: options.query } : {}),
+      ...(options.body ? { body: formBody(options.body) } : {}),
+    });
+  } catch (error) {
+    const message = i18n.t('toast.networkError');
+    toastError(message);
+    throw new ApiError('network', message, { data: error });
+  }
+
+  const body = await readBody(response);
+  const envelope = AnyEnvelopeSchema.safeParse(body);
+  if (!response.ok) failHttp(response.status, envelope.success ? envelope.data.msg : undefined);
+
+  if (envelope.success && envelope.data.code !== SUCCESS_CODE) {
+    const { code, msg, data } = envelope.data;
+    if (!options.quietCodes?.includes(code)) toastMistake(msg);
+    throw new ApiError('business', msg, { status: response.status, code, data });
+  }
+
+  const parsed = endpoint.response.safeParse(body);
+  if (!parsed.success) {
+    const message = i18n.t('toast.invalidResponse');
+    toastError(message);
+    throw new ApiError('invalid', message, { status: response.status, data: parsed.error });
+  }
+  return { body: parsed.data as z.infer<E['response']>, headers: response.headers };
+}
+
+/** A plain JSON file (not an envelope), such as the runtime configuration. */
+export async function fetchJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  return schema.parse(await http.get(path, { throwHttpErrors: true }).json());
+}

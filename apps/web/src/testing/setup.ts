@@ -1,0 +1,24 @@
+import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { i18n } from '../i18n/i18n';
+import { setUnauthorizedHandler } from '../lib/api-client';
+
+// Screens load on demand and the suites run side by side on few cores: give findBy/waitFor some room.
+configure({ asyncUtilTimeout: 4000 });
+
+beforeEach(async () => {
+  localStorage.clear();
+  sessionStorage.clear();
+  await i18n.changeLanguage('en');
+});
+
+afterEach(() => {
+  cleanup();
+  notifications.clean();
+  setUnauthorizedHandler(null);
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
