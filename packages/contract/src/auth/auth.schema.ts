@@ -9,3 +9,8 @@ export const AUTH_HEADER = 'authorization';
 
 export const EMAIL_CODE_ACTIONS = ['register', 'reset_password'] as const;
 export type EmailCodeAction = (typeof EMAIL_CODE_ACTIONS)[number];
+
+/** A captcha lives this long; the panel fetches a fresh one a little before. */
+export const CAPTCHA_TTL_SECONDS = 300;
+/** At most one email code a minute to an address: the send button counts this down. */
+export const EMAIL_CODE_RESEND_SECONDS = 60;

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import type { EmailCodeAction } from '@mutenet/contract';
+import { EMAIL_CODE_RESEND_SECONDS, type EmailCodeAction } from '@mutenet/contract';
 import { hashToken, sameSecret } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
 export const EMAIL_CODE_MAX_TRIES = 5;
-export const EMAIL_CODE_SEND_INTERVAL_MS = 60_000;
+export const EMAIL_CODE_SEND_INTERVAL_MS = EMAIL_CODE_RESEND_SECONDS * 1000;
 
 const codeKey = (action: EmailCodeAction, email: string) => `email-code:${action}:${email}`;
 const triesKey = (action: EmailCodeAction, email: string) => `email-code-tries:${action}:${email}`;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { CAPTCHA_TTL_SECONDS } from '@mutenet/contract';
 import fp from 'fastify-plugin';
 import svgCaptcha from 'svg-captcha';
 import { sameSecret } from '../../lib/secrets.js';
 
-export const CAPTCHA_TTL_MS = 5 * 60_000;
+export const CAPTCHA_TTL_MS = CAPTCHA_TTL_SECONDS * 1000;
 const KEY = (id: string) => `captcha:${id}`;
 
 export interface Captchas {

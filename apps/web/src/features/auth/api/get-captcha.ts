@@ -1,9 +1,9 @@
-import { type Captcha, getCaptcha } from '@mutenet/contract';
+import { CAPTCHA_TTL_SECONDS, type Captcha, getCaptcha } from '@mutenet/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint, HELPER_TIMEOUT_MS } from '../../../lib/api-client';
 
-/** A captcha lives 5 minutes on the server: take a new one a little before it lapses. */
-const CAPTCHA_REFRESH_MS = 4.5 * 60_000;
+/** A captcha lives CAPTCHA_TTL_SECONDS on the server: take a new one 30 seconds before it lapses. */
+const CAPTCHA_REFRESH_MS = (CAPTCHA_TTL_SECONDS - 30) * 1000;
 
 export async function fetchCaptcha(): Promise<Captcha> {
   const { body } = await callEndpoint(getCaptcha, { timeout: HELPER_TIMEOUT_MS });

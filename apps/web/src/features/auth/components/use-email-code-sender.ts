@@ -1,13 +1,15 @@
-import { type EmailCodeAction, type ErrorKey, SendEmailCodeBodySchema } from '@mutenet/contract';
+import {
+  EMAIL_CODE_RESEND_SECONDS,
+  type EmailCodeAction,
+  type ErrorKey,
+  SendEmailCodeBodySchema,
+} from '@mutenet/contract';
 import { useTranslation } from 'react-i18next';
 import { toastSuccess } from '../../../lib/notify';
 import { validate } from '../../../lib/validate';
 import { useSendEmailCode } from '../api/send-email-code';
 import type { CaptchaState } from './captcha-input';
 import { useCooldown } from './use-cooldown';
-
-/** The server takes one send a minute per address; the button waits as long. */
-export const EMAIL_CODE_COOLDOWN_S = 60;
 
 export type EmailCodeField = 'imgCode' | 'email';
 
@@ -20,7 +22,7 @@ export function useEmailCodeSender(
   { captcha, onInvalid }: { captcha: CaptchaState; onInvalid: (field: EmailCodeField, key: ErrorKey) => void },
 ) {
   const { t } = useTranslation();
-  const cooldown = useCooldown(EMAIL_CODE_COOLDOWN_S);
+  const cooldown = useCooldown(EMAIL_CODE_RESEND_SECONDS);
   const mutation = useSendEmailCode(action);
 
   const send = (values: { email: string; imgCode: string }) => {
