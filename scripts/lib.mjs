@@ -4,10 +4,14 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** Runs a command in the repository root with inherited output; exits with its status when it fails. */
-export function run(label, command, args, env = {}) {
-  process.stdout.write(`\n> ${label}\n`);
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+/**
+ * Runs a command in the repository root with inherited output; exits with its status when it fails. With
+ * `toStderr` its label and output go to standard error, leaving standard output to what runs after it.
+ */
+export function run(label, command, args, env = {}, { toStderr = false } = {}) {
+  (toStderr ? process.stderr : process.stdout).write(`\n> ${label}\n`);
+  const stdio = toStderr ? ['inherit', process.stderr.fd, 'inherit'] : 'inherit';
+  const result = spawnSync(command, args, { cwd: ROOT, stdio, env: { ...process.env, ...env } });
   if (result.status !== 0) {
     process.stderr.write(`\n${label} failed${result.status === null ? ` (${result.signal})` : ''}\n`);
     process.exit(result.status ?? 1);
@@ -30,12 +34,48 @@ function newestMtime(target) {
 export function webBuildIsStale() {
   const built = path.join(ROOT, 'apps/web/dist/index.html');
   if (!fs.existsSync(built)) return true;
-  const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'];
+  const sources = [
+    'apps/web/src',
+    'apps/web/public',
+    'apps/web/index.html',
+    'apps/web/vite.config.ts',
+    'packages/contract/src',
+  ];
   return Math.max(...sources.map((source) => newestMtime(path.join(ROOT, source)))) > fs.statSync(built).mtimeMs;
 }
 
-/** Builds the contract and the server (incremental, quick when nothing changed) and the web app when stale. */
+/** Newest modification time of the files `tsc -b` compiles under a folder (not the tests, which it leaves out). */
+function newestSourceMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return target.endsWith('.test.ts') ? 0 : stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(target)) {
+    if (['node_modules', 'dist', 'test'].includes(entry)) continue;
+    newest = Math.max(newest, newestSourceMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** True when the built server is missing, or a source of the contract or the server is newer than its last build. */
+export function serverBuildIsStale() {
+  if (!fs.existsSync(path.join(ROOT, 'apps/server/dist/cli/admin.js'))) return true;
+  const base = newestSourceMtime(path.join(ROOT, 'tsconfig.base.json'));
+  return ['packages/contract', 'apps/server'].some((project) => {
+    const buildInfo = path.join(ROOT, project, 'tsconfig.tsbuildinfo');
+    const builtAt = fs.existsSync(buildInfo) ? fs.statSync(buildInfo).mtimeMs : 0;
+    const sources = [path.join(project, 'src'), path.join(project, 'tsconfig.json')];
+    return Math.max(base, ...sources.map((source) => newestSourceMtime(path.join(ROOT, source)))) > builtAt;
+  });
+}
+
+/** `tsc -b` of the contract and the server: incremental, quick when nothing changed. */
+export function buildServer(options = {}) {
+  run('build contract and server', 'npx', ['tsc', '-b', 'packages/contract', 'apps/server'], {}, options);
+}
+
+/** Builds the contract and the server, and the web app when stale. */
 export function build({ force = false } = {}) {
-  run('build contract and server', 'npx', ['tsc', '-b', 'packages/contract', 'apps/server']);
+  buildServer();
   if (force || webBuildIsStale()) run('build web', 'npm', ['run', 'build', '-w', '@mutenet/web']);
 }

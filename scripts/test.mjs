@@ -16,7 +16,9 @@ const vitest = (label, name, args) =>
   ]);
 
 if (!process.env.TEST_DATABASE_URL) {
-  process.stdout.write('note: TEST_DATABASE_URL is not set, so the PostgreSQL suites run on SQLite only (CI sets it)\n');
+  process.stdout.write(
+    'note: TEST_DATABASE_URL is not set, so the PostgreSQL suites run on SQLite only (CI sets it)\n',
+  );
 }
 if (!process.env.TEST_REDIS_URL) {
   process.stdout.write('note: TEST_REDIS_URL is not set, so the Redis suites are left out (CI sets it)\n');

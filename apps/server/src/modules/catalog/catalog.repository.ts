@@ -69,18 +69,18 @@ export class CatalogRepository {
       .executeTakeFirst();
   }
 
-  /** Prices of the packages in enabled currencies, with each currency's decimals. */
-  listPrices(packageIds: number[]): Promise<PriceRow[]> {
+  /** Prices of the packages (in enabled currencies only, unless told otherwise), with each currency's decimals. */
+  listPrices(packageIds: number[], onlyEnabled = true): Promise<PriceRow[]> {
     if (packageIds.length === 0) return Promise.resolve([]);
-    return this.db
+    let query = this.db
       .selectFrom('package_prices')
       .innerJoin('currencies', 'currencies.code', 'package_prices.currency')
       .select(['package_id', 'currency', 'price_minor', 'real_minor', 'currencies.decimals as decimals'])
       .where('package_id', 'in', packageIds)
-      .where('currencies.enabled', '=', 1)
       .orderBy('currencies.sort')
-      .orderBy('currency')
-      .execute();
+      .orderBy('currency');
+    if (onlyEnabled) query = query.where('currencies.enabled', '=', 1);
+    return query.execute();
   }
 
   async insertPlan(plan: NewPlan, now: number): Promise<number> {

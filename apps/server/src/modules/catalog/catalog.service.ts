@@ -1,9 +1,17 @@
 import type { Currency, Plan, PlanGroup, Plans, RequestLanguage } from '@mutenet/contract';
+import type { Executor } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { sanitizeOperatorHtml } from '../../lib/html.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
-import type { CatalogRepository, CurrencyRow, NewPrice, PackageRow, PlanRow, PriceRow } from './catalog.repository.js';
+import {
+  CatalogRepository,
+  type CurrencyRow,
+  type NewPrice,
+  type PackageRow,
+  type PlanRow,
+  type PriceRow,
+} from './catalog.repository.js';
 import { DEMO_CATALOG } from './demo-catalog.js';
 
 /** What an order is made of: the package as it is now, priced in one currency. */
@@ -22,6 +30,12 @@ export type OrderablePackage = {
 
 export type PlanInput = { group: PlanGroup; names: Localized; contents: Localized; sort?: number };
 export type PackageInput = { label: string; days: number; trafficBytes: number; sort?: number; prices: NewPrice[] };
+export type PricedPackage = PackageRow & { prices: PriceRow[] };
+
+/** The catalogue service on a database, as the plugin and the admin command line build it. */
+export function createCatalogService(db: Executor, now: () => number): CatalogService {
+  return new CatalogService(new CatalogRepository(db), now);
+}
 
 export class CatalogService {
   constructor(
@@ -102,10 +116,19 @@ export class CatalogService {
   }
 
   /** Every package of the given plans, with all of their prices, enabled currencies or not. */
-  async packagesOf(planIds: number[]): Promise<Array<PackageRow & { prices: PriceRow[] }>> {
+  async packagesOf(planIds: number[]): Promise<PricedPackage[]> {
     const packages = await this.repository.listPackages(planIds);
-    const prices = await this.repository.listPrices(packages.map((pkg) => pkg.id));
+    const prices = await this.repository.listPrices(
+      packages.map((pkg) => pkg.id),
+      false,
+    );
     return packages.map((pkg) => ({ ...pkg, prices: prices.filter((price) => price.package_id === pkg.id) }));
+  }
+
+  /** A package that is not removed, with all of its prices. */
+  async findPackage(id: number): Promise<PricedPackage | undefined> {
+    const pkg = await this.repository.findPackage(id);
+    return pkg && { ...pkg, prices: await this.repository.listPrices([pkg.id], false) };
   }
 
   addPlan(input: PlanInput): Promise<number> {

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
-import { OrdersRepository } from './orders.repository.js';
 import ordersRoutes from './orders.routes.js';
-import { OrdersService } from './orders.service.js';
+import { createOrdersService, type OrdersService } from './orders.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,9 +15,7 @@ export type OrdersOptions = { now?: () => number; timeoutMs: number };
 
 export default fp<OrdersOptions>(
   async (fastify, { now = Date.now, timeoutMs }) => {
-    const service = new OrdersService({
-      db: fastify.db,
-      repository: new OrdersRepository(fastify.db),
+    const service = createOrdersService(fastify.db, {
       catalog: fastify.catalog,
       subscriptions: fastify.subscriptions,
       now,

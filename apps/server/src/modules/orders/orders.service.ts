@@ -6,7 +6,7 @@ import { pickLanguage } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
-import type { OrderFilter, OrderRow, OrdersRepository } from './orders.repository.js';
+import { type OrderFilter, type OrderRow, OrdersRepository } from './orders.repository.js';
 
 /** What a payment gateway can report about an order. */
 export const GATEWAY_OUTCOMES = ['success', 'failed', 'cancel', 'doing', 'refunded', 'rejected'] as const;
@@ -43,6 +43,14 @@ export type OrdersDeps = {
 export function newOrderNo(now: number): string {
   const stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
   return stamp + randomInt(0, 10_000_000_000).toString().padStart(10, '0');
+}
+
+/** The orders service on a database, as the plugin and the admin command line build it. */
+export function createOrdersService(
+  db: Executor,
+  deps: Pick<OrdersDeps, 'catalog' | 'subscriptions' | 'now' | 'timeoutMs'>,
+): OrdersService {
+  return new OrdersService({ db, repository: new OrdersRepository(db), ...deps });
 }
 
 export class OrdersService {

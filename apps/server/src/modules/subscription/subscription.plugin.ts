@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { SubscriptionRepository } from './subscription.repository.js';
-import { SubscriptionService } from './subscription.service.js';
+import { createSubscriptionService, type SubscriptionService } from './subscription.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,7 +9,7 @@ declare module 'fastify' {
 
 export default fp<{ now?: () => number }>(
   async (fastify, { now = Date.now }) => {
-    fastify.decorate('subscriptions', new SubscriptionService(new SubscriptionRepository(fastify.db), now));
+    fastify.decorate('subscriptions', createSubscriptionService(fastify.db, now));
   },
   { name: 'subscription', dependencies: ['db'] },
 );

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/transaction.js';
-import type { SubscriptionRepository } from './subscription.repository.js';
+import { SubscriptionRepository } from './subscription.repository.js';
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -12,6 +12,11 @@ export type PaidOrder = {
   days: number;
   trafficBytes: number;
 };
+
+/** The subscription service on a database, as the plugin and the admin command line build it. */
+export function createSubscriptionService(db: Executor, now: () => number): SubscriptionService {
+  return new SubscriptionService(new SubscriptionRepository(db), now);
+}
 
 export class SubscriptionService {
   constructor(
