@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, ROOT, run } from './lib.mjs';
+import { build, run } from './lib.mjs';
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-test-'));
 const vitest = (label, name, args) =>

@@ -28,12 +28,7 @@ export async function latestCode(app: TestApp, email: string): Promise<string> {
   return code;
 }
 
-export async function requestCode(
-  app: TestApp,
-  api: HttpClient,
-  email: string,
-  action: 'register' | 'reset_password' = 'register',
-) {
+export async function requestCode(api: HttpClient, email: string, action: 'register' | 'reset_password' = 'register') {
   const { body } = await api.post(`/mutenet/verify/code/email?action=${action}`, {
     form: { ...(await captcha(api)), email },
   });
@@ -42,7 +37,7 @@ export async function requestCode(
 
 /** Registers through the real calls, reading the code from the outbox. */
 export async function registerUser(app: TestApp, api: HttpClient, email: string, password = PASSWORD) {
-  expect((await requestCode(app, api, email)).code).toBe(0);
+  expect((await requestCode(api, email)).code).toBe(0);
   const { body } = await api.post('/mutenet/register', {
     form: { name: 'Test User', email, password, emailCode: await latestCode(app, email) },
   });

@@ -8,6 +8,7 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read envelopes of every shape; each assertion states what it expects
 export type CallResult = { status: number; headers: Headers; body: any; text: string };
 
 /** A fresh client address, so that each test has per-IP limits of its own (the test app trusts X-Forwarded-For). */

@@ -56,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}) {
 
   return {
     url,
+    dataDir: dir,
     outboxDir,
     /** The 6-digit code of the newest mail to an address, waiting a little for it to arrive. */
     async latestCode(email: string): Promise<string> {

@@ -193,7 +193,10 @@ describe('signed-in routes', () => {
 
   it('signs out from the user menu: revokes the token, clears storage, goes to /login', async () => {
     net.on('POST', '/mutenet/logout', envelope(null));
+    net.on('POST', '/mutenet/login', envelope({ user: 'ana@example.com' }));
     const { user, location } = renderAt('/pannel');
+    // The one session check of the app's opening, before sign-out; none may follow it.
+    await waitFor(() => expect(net.to('/mutenet/login')).toHaveLength(1));
     await user.click(await screen.findByRole('button', { name: 'Account menu: ana@example.com' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
 
@@ -202,8 +205,17 @@ describe('signed-in routes', () => {
     expect(getToken()).toBeNull();
     expect(getSessionValue(SESSION_KEYS.email)).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
-    expect(net.to('/mutenet/login')).toHaveLength(0);
+    expect(net.to('/mutenet/login')).toHaveLength(1);
     expect(screen.queryByText('Login expired')).not.toBeInTheDocument();
+  });
+
+  it('checks the session once when the app opens, even with the email in this tab', async () => {
+    net.on('POST', '/mutenet/login', envelope({ user: 'ana@example.com' }));
+    renderAt('/pannel');
+    await waitFor(() => expect(net.to('/mutenet/login')).toHaveLength(1));
+    const [check] = net.to('/mutenet/login');
+    expect(check?.headers.get('authorization')).toBe('tok');
+    expect(check?.bodyText).toBe('');
   });
 
   it('opens the user centre from the user menu', async () => {

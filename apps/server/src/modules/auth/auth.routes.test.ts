@@ -103,15 +103,15 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('mails a 6-digit code in the request language, at most once a minute per address', async () => {
       const api = httpClient(app.url, { language: 'pt-BR' });
       const email = newEmail();
-      expect(await requestCode(app, api, email)).toMatchObject({ code: 0, msg: MESSAGES.EMAIL_CODE_SENT['pt-BR'] });
+      expect(await requestCode(api, email)).toMatchObject({ code: 0, msg: MESSAGES.EMAIL_CODE_SENT['pt-BR'] });
       const [mail] = await mailsTo(app, email);
       expect(mail).toContain('Subject: =?UTF-8?Q?Seu_c=C3=B3digo_de_cadastro_Mutenet?=');
       expect(await latestCode(app, email)).toMatch(/^\d{6}$/);
 
-      const again = await requestCode(app, client(), email, 'reset_password');
+      const again = await requestCode(client(), email, 'reset_password');
       expect(again).toMatchObject({ code: 1013, msg: en('EMAIL_CODE_TOO_SOON') });
       app.clock.advance(61_000);
-      expect((await requestCode(app, client(), email)).code).toBe(0);
+      expect((await requestCode(client(), email)).code).toBe(0);
       expect(await mailsTo(app, email)).toHaveLength(2);
     });
 
@@ -122,8 +122,8 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       app.clock.advance(61_000);
       const unknown = newEmail();
 
-      const registerTaken = await requestCode(app, api, taken, 'register');
-      const registerNew = await requestCode(app, api, unknown, 'register');
+      const registerTaken = await requestCode(api, taken, 'register');
+      const registerNew = await requestCode(api, unknown, 'register');
       expect(registerTaken).toEqual(registerNew);
       const mails = await mailsTo(app, taken);
       expect(mails.at(-1)).toContain('already');
@@ -131,8 +131,8 @@ describe.each(DATABASES)('accounts on %s', (database) => {
 
       app.clock.advance(61_000);
       const other = newEmail();
-      const resetUnknown = await requestCode(app, api, other, 'reset_password');
-      const resetKnown = await requestCode(app, api, taken, 'reset_password');
+      const resetUnknown = await requestCode(api, other, 'reset_password');
+      const resetKnown = await requestCode(api, taken, 'reset_password');
       expect(resetUnknown).toEqual(resetKnown);
       expect(await mailsTo(app, other)).toHaveLength(0);
     });
@@ -173,7 +173,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('needs the mailed code, once', async () => {
       const api = client();
       const email = newEmail();
-      await requestCode(app, api, email);
+      await requestCode(api, email);
       const code = await latestCode(app, email);
       const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
       expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: wrong } })).body).toMatchObject(
@@ -197,7 +197,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('kills a code after 5 wrong tries', async () => {
       const api = client();
       const email = newEmail();
-      await requestCode(app, api, email);
+      await requestCode(api, email);
       const code = await latestCode(app, email);
       for (let i = 1; i <= 5; i++) {
         const wrong = String((Number(code) + i) % 1_000_000).padStart(6, '0');
@@ -212,7 +212,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('expires a code after 10 minutes', async () => {
       const api = client();
       const email = newEmail();
-      await requestCode(app, api, email);
+      await requestCode(api, email);
       const code = await latestCode(app, email);
       app.clock.advance(10 * 60_000 + 1000);
       expect((await api.post('/mutenet/register', { form: { ...valid, email, emailCode: code } })).body.code).toBe(
@@ -223,7 +223,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('keeps emails unique whatever their case', async () => {
       const api = client();
       const email = newEmail();
-      await requestCode(app, api, email.toUpperCase());
+      await requestCode(api, email.toUpperCase());
       const code = await latestCode(app, email);
       // An account made meanwhile (by another path) for the same address.
       await app.app.db
@@ -372,7 +372,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const email = newEmail();
       const token = await signUp(app, api, email);
       app.clock.advance(61_000);
-      await requestCode(app, api, email, 'reset_password');
+      await requestCode(api, email, 'reset_password');
       const code = await latestCode(app, email);
       const reset = await api.post('/mutenet/password/reset', {
         form: { email, newPwd: 'NewSecret1', emailCode: code },
@@ -391,7 +391,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
     it('does not take a register code', async () => {
       const api = client();
       const email = newEmail();
-      await requestCode(app, api, email, 'register');
+      await requestCode(api, email, 'register');
       const code = await latestCode(app, email);
       const { body } = await api.post('/mutenet/password/reset', {
         form: { email, newPwd: 'NewSecret1', emailCode: code },

@@ -20,8 +20,9 @@ export default function AppLayoutRoute() {
   const navigate = useNavigate();
   const config = useRuntimeConfig();
   const storedEmail = getSessionValue(SESSION_KEYS.email);
-  // Not once signed out: storage is cleared before the login screen replaces this one.
-  const session = useSessionUser({ enabled: !storedEmail && hasToken() });
+  // Once each time the app opens (a reload too): a token revoked elsewhere, by a password change on another device
+  // say, sends the customer to the login screen. Not once signed out: storage is cleared before the login screen.
+  const session = useSessionUser({ enabled: hasToken() });
   const logout = useLogout({ onSettled: () => void navigate(PATHS.login, { replace: true }) });
   const titleKey = routeTitle(matches);
 

@@ -1,0 +1,178 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
+import { expectAccessible, launchBrowser, openPage, PHONE } from './support/browser.js';
+import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
+
+describe('customer accounts in a real browser', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  const page = (options = {}) => openPage(browser, server.url, options);
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a visitor without a token to the login screen, and opens the public screens', async () => {
+    const tab = await page();
+    for (const guarded of ['/person/pannel', '/person/home', '/person/person', '/person/orders', '/person/invite']) {
+      await tab.goto(guarded);
+      await tab.waitForURL('**/person/login');
+    }
+    await tab.goto('/');
+    await tab.waitForURL('**/person/login');
+    await expectAccessible(tab);
+    for (const open of ['/person/register', '/person/forgetPasswords', '/person/showDocx']) {
+      await tab.goto(open);
+      expect(new URL(tab.url()).pathname).toBe(open);
+      await tab.getByRole('heading').first().waitFor();
+      await expectAccessible(tab);
+    }
+    await expect.poll(() => tab.getByTestId('licence-agreement').textContent()).toMatch(/Hong Kong|Hong Kong/);
+  });
+
+  it('registers with the emailed code, logs in, keeps the session over a reload and signs out', async () => {
+    const tab = await page();
+    const email = 'newcomer@example.com';
+    await tab.goto('/person/register');
+    await tab.getByTestId('language-select').selectOption('en');
+    await tab.getByTestId('name').fill('Newcomer');
+    await tab.getByTestId('email').fill(email);
+    await expect.poll(() => tab.getByTestId('picture-code-hint').isVisible()).toBe(true);
+    await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+    await tab.getByTestId('send-email-code').click();
+    await tab.getByText('Sent successfully').first().waitFor();
+    await tab.getByTestId('emailCode').fill(await server.latestCode(email));
+    await tab.getByTestId('password').fill('weak');
+    await tab
+      .getByText(/uppercase and lowercase letters and numbers/i)
+      .first()
+      .waitFor();
+    await tab.getByTestId('password').fill(PASSWORD);
+    await tab.getByTestId('repeatPassword').fill(PASSWORD);
+    expect(await tab.getByTestId('register-submit').isDisabled()).toBe(true);
+    await tab.getByTestId('agree-terms').check();
+    expect(await tab.getByTestId('register-submit').isDisabled()).toBe(false);
+    await expectAccessible(tab);
+    await tab.getByTestId('register-submit').click();
+    await tab.waitForURL('**/person/login');
+
+    await logIn(tab, email);
+    await tab.getByTestId('user-menu').click();
+    expect(await tab.getByTestId('user-email').textContent()).toContain(email);
+    await tab.keyboard.press('Escape');
+    await expectAccessible(tab);
+
+    // The session check on reload keeps the customer in.
+    const sessionCheck = tab.waitForRequest(
+      (request) => request.url().endsWith('/mutenet/login') && !request.postData(),
+    );
+    await tab.reload();
+    await sessionCheck;
+    await tab.getByTestId('page-title').waitFor();
+    expect(new URL(tab.url()).pathname).toBe('/person/pannel');
+
+    await tab.getByTestId('user-menu').click();
+    await tab.getByTestId('menu-sign-out').click();
+    await tab.waitForURL('**/person/login');
+    expect(await tab.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await tab.goto('/person/pannel');
+    await tab.waitForURL('**/person/login');
+  });
+
+  it('switches language, sends it with every call and keeps it for the session', async () => {
+    const email = 'polyglot@example.com';
+    await insertAccount(server, email);
+    const tab = await page();
+    await logIn(tab, email);
+    await tab.getByTestId('language-select').selectOption('por');
+    await expect.poll(() => tab.getByTestId('page-title').textContent()).toBe('Painel');
+    expect(await tab.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
+    const call = tab.waitForRequest((request) => request.url().endsWith('/mutenet/login'));
+    await tab.reload();
+    expect((await call).headers()['accept-language']).toBe('pt-BR');
+    await tab.getByTestId('language-select').selectOption('en');
+    await expect.poll(() => tab.getByTestId('page-title').textContent()).toBe('Dashboard');
+    expect(await tab.evaluate(() => sessionStorage.getItem('language'))).toBe('en');
+  });
+
+  it('resets a forgotten password with the emailed code', async () => {
+    const email = 'forgetful@example.com';
+    await insertAccount(server, email);
+    const tab = await page();
+    await tab.goto('/person/forgetPasswords');
+    await tab.getByTestId('language-select').selectOption('en');
+    await tab.getByTestId('reset-submit').click();
+    await tab.getByText('Email format error').first().waitFor();
+    await tab.getByTestId('email').fill(email);
+    await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+    await tab.getByTestId('send-email-code').click();
+    await tab.getByText('Sent successfully').first().waitFor();
+    await tab.getByTestId('newPwd').fill('Renewed123');
+    await tab.getByTestId('repeatPwd').fill('Renewed123');
+    await tab.getByTestId('emailCode').fill(await server.latestCode(email));
+    await expectAccessible(tab);
+    await tab.getByTestId('reset-submit').click();
+    await tab.waitForURL('**/person/login');
+    await logIn(tab, email, 'Renewed123');
+  });
+
+  it('changes the password in the user centre and signs in again with it', async () => {
+    const email = 'changer@example.com';
+    await insertAccount(server, email);
+    const tab = await page();
+    await logIn(tab, email);
+    await tab.getByTestId('language-select').selectOption('en');
+    await tab.getByTestId('nav-userCentre').click();
+    await tab.waitForURL('**/person/person');
+    await expectAccessible(tab);
+    await tab.getByTestId('oldPwd').fill(PASSWORD);
+    await tab.getByTestId('newPwd').fill('Changed123');
+    await tab.getByTestId('repeatPwd').fill('Changed124');
+    await tab.getByTestId('change-password-submit').click();
+    await tab.getByText('The new password entered twice is different').first().waitFor();
+    await tab.getByTestId('repeatPwd').fill('Changed123');
+    await tab.getByTestId('change-password-submit').click();
+    await tab.waitForURL('**/person/login');
+    expect(await tab.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await logIn(tab, email, 'Changed123');
+  });
+
+  it('hides the menu and header in from=mobile mode and takes the language from the path or query', async () => {
+    const email = 'webview@example.com';
+    await insertAccount(server, email);
+    const tab = await page(PHONE);
+    await logIn(tab, email);
+    for (const [url, heading] of [
+      ['/person/pannel/mobile/en', 'Dashboard'],
+      ['/person/shop?from=mobile&lang=por', 'Comprar assinatura'],
+    ] as const) {
+      await tab.goto(url);
+      await tab.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await tab.getByRole('heading', { level: 1 }).first().textContent()).toBe(heading);
+      expect(await tab.getByTestId('user-menu').count()).toBe(0);
+      expect(await tab.getByTestId('menu-burger').count()).toBe(0);
+      expect(await tab.getByRole('navigation').count()).toBe(0);
+      await expectAccessible(tab);
+    }
+  });
+
+  it('offers the side menu as a drawer at phone width', async () => {
+    const email = 'phone@example.com';
+    await insertAccount(server, email);
+    const tab: Page = await page(PHONE);
+    await logIn(tab, email);
+    await tab.getByTestId('language-select').selectOption('en');
+    await tab.getByTestId('menu-burger').click();
+    const drawer = tab.getByRole('dialog');
+    await drawer.waitFor();
+    await expectAccessible(tab);
+    await tab.getByTestId('drawer-nav-userCentre').click();
+    await tab.waitForURL('**/person/person');
+    await expect.poll(() => tab.evaluate(() => sessionStorage.getItem('activePath'))).toBe('/person');
+  });
+});
