@@ -98,7 +98,7 @@ describe('mail over SMTP', () => {
   it('sends a register code in pt-BR and a reset code in zh-Hans, each one working, and nothing to the outbox', async () => {
     const email = 'mail.user@example.com';
     const portuguese = httpClient(app.url, { language: 'pt-BR' });
-    expect(await requestCode(app, portuguese, email, 'register')).toMatchObject({
+    expect(await requestCode(portuguese, email, 'register')).toMatchObject({
       code: 0,
       msg: MESSAGES.EMAIL_CODE_SENT['pt-BR'],
     });
@@ -120,7 +120,7 @@ describe('mail over SMTP', () => {
 
     app.clock.advance(61_000);
     const chinese = httpClient(app.url, { language: 'zh-Hans' });
-    expect(await requestCode(app, chinese, email, 'reset_password')).toMatchObject({
+    expect(await requestCode(chinese, email, 'reset_password')).toMatchObject({
       code: 0,
       msg: MESSAGES.EMAIL_CODE_SENT['zh-Hans'],
     });
@@ -181,7 +181,7 @@ describe('mail without SMTP', () => {
   it('writes each message as an .eml file in the outbox and logs its name, never the code', async () => {
     const api = httpClient(app.url, { language: 'en' });
     const email = 'outbox.user@example.com';
-    expect((await requestCode(app, api, email)).code).toBe(0);
+    expect((await requestCode(api, email)).code).toBe(0);
     const files = await fs.readdir(app.outboxDir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d+-[0-9a-f]{8}\.eml$/);
