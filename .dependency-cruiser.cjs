@@ -24,7 +24,7 @@ module.exports = {
       from: { path: '^apps/server/src/modules/([^/]+)/' },
       to: {
         path: '^apps/server/src/modules/([^/]+)/',
-        pathNot: ['^apps/server/src/modules/$1/', '\\.service\\.ts$', '\\.plugin\\.ts$'],
+        pathNot: ['^apps/server/src/modules/$1/', '\\.service\\.ts$', '\\.plugin\\.ts$', '\\.model\\.ts$'],
       },
     },
     {

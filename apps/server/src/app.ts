@@ -4,6 +4,9 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
+import nodeApiPlugin from './modules/node-api/node-api.plugin.js';
+import nodesPlugin from './modules/nodes/nodes.plugin.js';
+import noticePlugin from './modules/notice/notice.plugin.js';
 import ordersPlugin from './modules/orders/orders.plugin.js';
 import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
@@ -70,7 +73,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
 
   await app.register(authPlugin, { now });
   await app.register(catalogPlugin, { now, seedDemo: config.seedDemoCatalog });
-  await app.register(subscriptionPlugin, { now });
+  await app.register(subscriptionPlugin, { now, publicUrl: config.publicUrl });
   await app.register(ordersPlugin, { now, timeoutMs: config.orderTimeoutMs });
   await app.register(paymentsPlugin, {
     now,
@@ -78,6 +81,9 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     sandbox: config.paymentSandbox,
     sandboxSecret: config.paymentSandboxSecret,
   });
+  await app.register(noticePlugin, { now });
+  await app.register(nodesPlugin, { now });
+  await app.register(nodeApiPlugin, { now });
 
   await app.register(webPlugin, {
     distDir: config.webDistDir,

@@ -15,6 +15,8 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './language.js';
 export * from './messages.js';
+export * from './nodes/get-nodes.js';
+export * from './notice/get-notice.js';
 export * from './orders/cancel-order.js';
 export * from './orders/create-order.js';
 export * from './orders/get-orders.js';
@@ -23,3 +25,6 @@ export * from './payments/checkout.js';
 
 export * from './payments/payment.schema.js';
 export * from './rules.js';
+export * from './subscription/get-package-stat.js';
+export * from './subscription/subscribe-url.js';
+export * from './subscription/subscription.schema.js';

@@ -10,6 +10,7 @@ export const NOTICES = {
   PASSWORD_CHANGED: 'PASSWORD_CHANGED',
   LOGGED_OUT: 'LOGGED_OUT',
   ORDER_CANCELLED: 'ORDER_CANCELLED',
+  SUBSCRIPTION_RESET: 'SUBSCRIPTION_RESET',
 } as const;
 export type NoticeKey = keyof typeof NOTICES;
 
@@ -32,6 +33,11 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
   },
   LOGGED_OUT: { en: 'Signed out', 'pt-BR': 'Sessão encerrada', 'zh-Hans': '已退出登录' },
   ORDER_CANCELLED: { en: 'Cancel success', 'pt-BR': 'Cancelado com sucesso', 'zh-Hans': '取消成功' },
+  SUBSCRIPTION_RESET: {
+    en: 'Subscription reset: import the new link into your apps; the old one no longer works',
+    'pt-BR': 'Assinatura redefinida: importe o novo link nos seus apps; o antigo não funciona mais',
+    'zh-Hans': '订阅已重置：请在客户端中导入新链接，旧链接已失效',
+  },
 
   ORDER_UNFINISHED: {
     en: 'You have an unfinished order for this plan',

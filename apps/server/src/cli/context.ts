@@ -5,6 +5,7 @@ import { createUsersService, type UsersService } from '../modules/auth/users.ser
 import { type CatalogService, createCatalogService } from '../modules/catalog/catalog.service.js';
 import { createOrdersService, type OrdersService } from '../modules/orders/orders.service.js';
 import { createSubscriptionService, type SubscriptionService } from '../modules/subscription/subscription.service.js';
+import { connectRedis, MemoryStore, RedisStore, type Store } from '../plugins/app/store.js';
 import type { Config } from '../plugins/external/env.js';
 
 /** The module services the admin commands work through; they never reach a repository or SQL themselves. */
@@ -30,11 +31,17 @@ export async function openAdminContext(config: Config, now: () => number = Date.
     await db.destroy();
     throw error;
   }
+  // With Redis the server's instances hear of the command's changes at once (the user lists nodes pull); without it
+  // they pick them up within a minute.
+  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl)) : new MemoryStore(now);
   const catalog = createCatalogService(db, now);
-  const subscriptions = createSubscriptionService(db, now);
+  const subscriptions = createSubscriptionService({ db, store, publicUrl: config.publicUrl, now });
   const orders = createOrdersService(db, { catalog, subscriptions, now, timeoutMs: config.orderTimeoutMs });
   return {
     services: { catalog, orders, subscriptions, users: createUsersService(db) },
-    close: () => db.destroy(),
+    close: async () => {
+      await store.close();
+      await db.destroy();
+    },
   };
 }

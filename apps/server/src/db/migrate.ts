@@ -2,11 +2,13 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import { isPostgres } from './column-types.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as catalogOrders from './migrations/0002-catalog-orders.js';
+import * as nodesSubscriptions from './migrations/0003-nodes-subscriptions.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-catalog-orders': catalogOrders,
+  '0003-nodes-subscriptions': nodesSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

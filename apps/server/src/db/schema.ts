@@ -12,6 +12,9 @@ export interface UsersTable {
   /** 0 or 1 */
   banned: Generated<number>;
   created_at: number;
+  /** The subscription token is derived from the user's id and this nonce; a reset draws a new one. */
+  sub_nonce: string | null;
+  sub_token_hash: string | null;
 }
 
 export interface SessionsTable {
@@ -75,6 +78,7 @@ export interface OrdersTable {
   plan_names: LocalizedJson;
   package_label: string;
   /** The package's terms when it was bought: a later change of the package does not alter them. */
+  plan_group: Generated<'traffic' | 'durational'>;
   days: number;
   traffic_bytes: number;
   currency: string;
@@ -114,6 +118,36 @@ export interface UserPackagesTable {
   /** Set when a refund or chargeback ended it early. */
   ended_at: number | null;
   created_at: number;
+  plan_group: Generated<'traffic' | 'durational'>;
+  /** The 30-day period the traffic counters belong to (always 0 for traffic packages). */
+  period: Generated<number>;
+  upload_used: Generated<number>;
+  download_used: Generated<number>;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  names: LocalizedJson;
+  /** Comma-separated. */
+  labels: Generated<string>;
+  /** Traffic on this node counts this many times. */
+  rate: Generated<number>;
+  protocol: string;
+  host: string;
+  port: number;
+  /** JSON: transport, TLS and protocol settings. */
+  settings: string;
+  visible: Generated<number>;
+  sort: Generated<number>;
+  token_hash: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface Database {
@@ -126,4 +160,6 @@ export interface Database {
   orders: OrdersTable;
   payment_events: PaymentEventsTable;
   user_packages: UserPackagesTable;
+  settings: SettingsTable;
+  nodes: NodesTable;
 }

@@ -10,6 +10,7 @@ export type OrderRow = {
   package_id: number;
   plan_names: string;
   package_label: string;
+  plan_group: 'traffic' | 'durational';
   days: number;
   traffic_bytes: number;
   currency: string;
@@ -43,6 +44,7 @@ const COLUMNS = [
   'package_id',
   'plan_names',
   'package_label',
+  'plan_group',
   'days',
   'traffic_bytes',
   'currency',

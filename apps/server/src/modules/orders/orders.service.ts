@@ -95,6 +95,7 @@ export class OrdersService {
       package_id: item.packageId,
       plan_names: item.planNames,
       package_label: item.label,
+      plan_group: item.planGroup,
       days: item.days,
       traffic_bytes: item.trafficBytes,
       currency: item.currency,
@@ -137,6 +138,11 @@ export class OrdersService {
     return changed;
   }
 
+  /** After a committed change to `to`: a package started or ended, so the users nodes serve may have changed. */
+  async packagesChanged(to: OrderStatus): Promise<void> {
+    if (to === 'success' || to === 'refunded' || to === 'rejected') await this.deps.subscriptions.touchUsers();
+  }
+
   /** An order by its number, read inside the caller's transaction. */
   findForPayment(tx: Executor, no: string): Promise<OrderRow | undefined> {
     return ORDER_NO_PATTERN.test(no) ? this.deps.repository.with(tx).findByNo(no) : Promise.resolve(undefined);
@@ -173,6 +179,7 @@ export class OrdersService {
           userId: row.user_id,
           planId: row.plan_id,
           packageId: row.package_id,
+          planGroup: row.plan_group,
           days: row.days,
           trafficBytes: row.traffic_bytes,
         });
@@ -180,8 +187,12 @@ export class OrdersService {
       if (row && (to === 'refunded' || to === 'rejected')) await this.deps.subscriptions.endForOrder(tx, row.id);
       return row;
     };
-    // Joins the caller's transaction, or opens one so that a status and its package change together.
-    return db === this.deps.db ? inTransaction(db, work) : work(db);
+    // Joins the caller's transaction (which then reports the change once it commits), or opens its own so that a
+    // status and its package change together.
+    if (db !== this.deps.db) return work(db);
+    const row = await inTransaction(db, work);
+    if (row) await this.packagesChanged(to);
+    return row;
   }
 
   // Operator side (the admin command line).

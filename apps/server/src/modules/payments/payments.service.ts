@@ -82,8 +82,8 @@ export class PaymentsService {
    * Records the event and moves the order in one transaction. A replayed event changes nothing; one the lifecycle
    * refuses (e.g. a decline after success) is recorded and changes nothing; a wrong amount is refused outright.
    */
-  apply(gatewayId: string, notification: PaymentNotification): Promise<Applied> {
-    return inTransaction(this.deps.db, async (tx) => {
+  async apply(gatewayId: string, notification: PaymentNotification): Promise<Applied> {
+    const applied = await inTransaction(this.deps.db, async (tx): Promise<Applied> => {
       const row = await this.deps.orders.findForPayment(tx, notification.orderNo);
       if (!row) throw new NotificationRejected('unknown order');
       const mismatch =
@@ -105,5 +105,7 @@ export class PaymentsService {
       const changed = await this.deps.orders.applyOutcome(tx, row.id, notification.outcome);
       return { status: this.deps.orders.statusOf(changed ?? row), duplicate: false, applied: changed !== undefined };
     });
+    if (applied.applied) await this.deps.orders.packagesChanged(notification.outcome);
+    return applied;
   }
 }

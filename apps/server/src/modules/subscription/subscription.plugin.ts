@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import subscriptionRoutes from './subscription.routes.js';
 import { createSubscriptionService, type SubscriptionService } from './subscription.service.js';
 
 declare module 'fastify' {
@@ -7,9 +8,13 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ now?: () => number }>(
-  async (fastify, { now = Date.now }) => {
-    fastify.decorate('subscriptions', createSubscriptionService(fastify.db, now));
+export default fp<{ now?: () => number; publicUrl: string }>(
+  async (fastify, { now = Date.now, publicUrl }) => {
+    fastify.decorate(
+      'subscriptions',
+      createSubscriptionService({ db: fastify.db, store: fastify.store, publicUrl, now }),
+    );
+    await fastify.register(subscriptionRoutes);
   },
-  { name: 'subscription', dependencies: ['db'] },
+  { name: 'subscription', dependencies: ['db', 'store', 'auth'] },
 );

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 
 export type UserPackageRow = {
@@ -6,14 +7,28 @@ export type UserPackageRow = {
   order_id: number;
   plan_id: number;
   package_id: number;
+  plan_group: 'traffic' | 'durational';
   traffic_total: number;
   traffic_used: number;
+  upload_used: number;
+  download_used: number;
+  period: number;
   days: number;
   starts_at: number;
   ends_at: number;
 };
 
-export type NewUserPackage = Omit<UserPackageRow, 'id' | 'traffic_used'>;
+/** Bytes one user used on one node, already multiplied by the node's rate. */
+export type TrafficEntry = { userId: number; upload: number; download: number };
+
+export type SubscriberRow = { id: number; uuid: string; banned: number; sub_nonce: string | null };
+
+/** A durational package's allowance renews every 30 days from its start. */
+export const PERIOD_MS = 30 * 24 * 3600_000;
+// Each pushed user takes three parameters; SQLite allows 32,766 in one statement.
+const TRAFFIC_CHUNK = 2000;
+
+export type NewUserPackage = Omit<UserPackageRow, 'id' | 'traffic_used' | 'upload_used' | 'download_used' | 'period'>;
 
 const COLUMNS = [
   'id',
@@ -21,12 +36,20 @@ const COLUMNS = [
   'order_id',
   'plan_id',
   'package_id',
+  'plan_group',
   'traffic_total',
   'traffic_used',
+  'upload_used',
+  'download_used',
+  'period',
   'days',
   'starts_at',
   'ends_at',
 ] as const;
+
+/** The period a package is in at `now`, in SQL: 0 for traffic packages. */
+const currentPeriod = (now: number) =>
+  sql<number>`case when plan_group = 'durational' then (cast(${now} as bigint) - starts_at) / ${PERIOD_MS} else 0 end`;
 
 export class SubscriptionRepository {
   constructor(private readonly db: Executor) {}
@@ -45,6 +68,166 @@ export class SubscriptionRepository {
       .where('ends_at', '>', now)
       .orderBy('starts_at')
       .orderBy('id')
+      .execute();
+  }
+
+  /** Live packages with the names of the plans their orders bought. */
+  livePackagesNamed(userId: number, now: number): Promise<Array<UserPackageRow & { plan_names: string }>> {
+    return this.db
+      .selectFrom('user_packages')
+      .innerJoin('orders', 'orders.id', 'user_packages.order_id')
+      .select(COLUMNS.map((column) => `user_packages.${column}` as const))
+      .select('orders.plan_names')
+      .where('user_packages.user_id', '=', userId)
+      .where('user_packages.ended_at', 'is', null)
+      .where('user_packages.ends_at', '>', now)
+      .orderBy('user_packages.starts_at')
+      .orderBy('user_packages.id')
+      .execute() as Promise<Array<UserPackageRow & { plan_names: string }>>;
+  }
+
+  /**
+   * The users nodes must serve: not banned, with a running package whose allowance is not used up (a durational
+   * package's counters belong to an earlier period once a new one has begun).
+   */
+  usableUsers(now: number): Promise<Array<{ id: number; uuid: string }>> {
+    return this.db
+      .selectFrom('users')
+      .select(['users.id', 'users.uuid'])
+      .where('users.banned', '=', 0)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('user_packages')
+            .select(sql`1`.as('one'))
+            .whereRef('user_packages.user_id', '=', 'users.id')
+            .where('user_packages.ended_at', 'is', null)
+            .where('user_packages.starts_at', '<=', now)
+            .where('user_packages.ends_at', '>', now)
+            .where((inner) =>
+              inner.or([
+                inner('user_packages.traffic_used', '<', inner.ref('user_packages.traffic_total')),
+                inner('user_packages.period', '<', currentPeriod(now)),
+              ]),
+            ),
+        ),
+      )
+      .orderBy('users.id')
+      .execute();
+  }
+
+  /** The next moment a package starts or ends: until then, the usable users change only through writes. */
+  async nextScheduleChange(now: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('user_packages')
+      .select((eb) => [
+        eb.fn.min('starts_at').filterWhere('starts_at', '>', now).as('next_start'),
+        eb.fn.min('ends_at').filterWhere('ends_at', '>', now).as('next_end'),
+      ])
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    const times = [row?.next_start, row?.next_end].filter(
+      (time): time is number => time !== null && time !== undefined,
+    );
+    return times.length ? Math.min(...times.map(Number)) : null;
+  }
+
+  /**
+   * Adds each user's bytes to their running package, in chunks of one statement each, starting a new period's
+   * counters where a durational package has entered one. Returns the users whose allowance is now used up.
+   */
+  async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
+    for (let start = 0; start < entries.length; start += TRAFFIC_CHUNK) {
+      const chunk = entries.slice(start, start + TRAFFIC_CHUNK);
+      const values = sql.join(
+        chunk.map(
+          (entry) =>
+            sql`(cast(${entry.userId} as bigint), cast(${entry.upload} as bigint), cast(${entry.download} as bigint))`,
+        ),
+      );
+      const period = currentPeriod(now);
+      await sql`
+        update user_packages set
+          upload_used = case when period = ${period} then upload_used + pushed.up else pushed.up end,
+          download_used = case when period = ${period} then download_used + pushed.down else pushed.down end,
+          traffic_used = case when period = ${period} then traffic_used + pushed.up + pushed.down else pushed.up + pushed.down end,
+          period = ${period}
+        from (values ${values}) as pushed(user_id, up, down)
+        where user_packages.id = (
+          select running.id from user_packages as running
+          where running.user_id = pushed.user_id and running.ended_at is null
+            and running.starts_at <= ${now} and running.ends_at > ${now}
+          order by running.starts_at, running.id limit 1
+        )`.execute(this.db);
+    }
+    const exhausted = await this.db
+      .selectFrom('user_packages')
+      .select('user_id')
+      .distinct()
+      .where(
+        'user_id',
+        'in',
+        entries.map((entry) => entry.userId),
+      )
+      .where('ended_at', 'is', null)
+      .where('starts_at', '<=', now)
+      .where('ends_at', '>', now)
+      .whereRef('traffic_used', '>=', 'traffic_total')
+      .execute();
+    return exhausted.map((row) => row.user_id);
+  }
+
+  /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
+  async endExhaustedTrafficPackages(userIds: number[], now: number): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db
+      .updateTable('user_packages')
+      .set({ ends_at: now })
+      .where('user_id', 'in', userIds)
+      .where('plan_group', '=', 'traffic')
+      .where('ended_at', 'is', null)
+      .where('starts_at', '<=', now)
+      .where('ends_at', '>', now)
+      .whereRef('traffic_used', '>=', 'traffic_total')
+      .execute();
+  }
+
+  findSubscriberByTokenHash(tokenHash: string): Promise<SubscriberRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'uuid', 'banned', 'sub_nonce'])
+      .where('sub_token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  findSubscriber(userId: number): Promise<SubscriberRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'uuid', 'banned', 'sub_nonce'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** A new subscription nonce and token hash, and a new proxy UUID when given. */
+  async setSubscription(userId: number, nonce: string, tokenHash: string, uuid?: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ sub_nonce: nonce, sub_token_hash: tokenHash, ...(uuid ? { uuid } : {}) })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  async getSetting(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  /** Keeps the first value ever written: of several instances racing, all end up reading the same one. */
+  async insertSettingOnce(key: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('settings')
+      .values({ key, value, updated_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
       .execute();
   }
 

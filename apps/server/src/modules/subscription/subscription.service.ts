@@ -1,7 +1,26 @@
-import type { Executor } from '../../db/transaction.js';
-import { SubscriptionRepository } from './subscription.repository.js';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { type PackageStat, type RequestLanguage, SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
+import { type Executor, inTransaction } from '../../db/transaction.js';
+import { pickLanguage } from '../../lib/localized.js';
+import { hashToken } from '../../lib/secrets.js';
+import type { Store } from '../../plugins/app/store.js';
+import {
+  PERIOD_MS,
+  SubscriptionRepository,
+  type TrafficEntry,
+  type UserPackageRow,
+} from './subscription.repository.js';
 
 export const DAY_MS = 24 * 3600_000;
+/** Bumped whenever the set of users nodes must serve changes by a write, so that cached user lists are rebuilt. */
+export const USERS_VERSION_KEY = 'users-version';
+const SECRET_KEY = 'subscription_secret';
+
+/** What the feed and the usage headers show. */
+export type Usage = { upload: number; download: number; total: number; expire: number };
+
+/** The customer behind a subscription token. */
+export type Subscriber = { id: number; uuid: string; usable: boolean };
 
 /** What a paid order hands over to become the customer's package. */
 export type PaidOrder = {
@@ -9,20 +28,149 @@ export type PaidOrder = {
   userId: number;
   planId: number;
   packageId: number;
+  planGroup: 'traffic' | 'durational';
   days: number;
   trafficBytes: number;
 };
 
 /** The subscription service on a database, as the plugin and the admin command line build it. */
-export function createSubscriptionService(db: Executor, now: () => number): SubscriptionService {
-  return new SubscriptionService(new SubscriptionRepository(db), now);
+export function createSubscriptionService(deps: Omit<SubscriptionDeps, 'repository'>): SubscriptionService {
+  return new SubscriptionService({ ...deps, repository: new SubscriptionRepository(deps.db) });
 }
 
+export type SubscriptionDeps = {
+  db: Executor;
+  repository: SubscriptionRepository;
+  store: Store;
+  publicUrl: string;
+  now: () => number;
+};
+
 export class SubscriptionService {
-  constructor(
-    private readonly repository: SubscriptionRepository,
-    private readonly now: () => number,
-  ) {}
+  #secret: Promise<string> | undefined;
+  private readonly repository: SubscriptionRepository;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SubscriptionDeps) {
+    this.repository = deps.repository;
+    this.now = deps.now;
+  }
+
+  /** The customer's live packages: the running one first, then the queued ones. */
+  async stat(userId: number, language: RequestLanguage): Promise<PackageStat[]> {
+    const now = this.now();
+    return (await this.repository.livePackagesNamed(userId, now)).map((pkg) => {
+      const used = usedNow(pkg, now);
+      return {
+        pdName: pickLanguage(pkg.plan_names, language),
+        startAt: Math.floor(pkg.starts_at / 1000),
+        endAt: Math.floor(pkg.ends_at / 1000),
+        trafficTotal: pkg.traffic_total,
+        trafficUsed: used.total,
+        trafficUsedPct: pkg.traffic_total
+          ? Math.min(100, Math.round((used.total / pkg.traffic_total) * 10_000) / 100)
+          : 100,
+      };
+    });
+  }
+
+  /** What the running package has used and allows; zeros when nothing runs. */
+  async usage(userId: number): Promise<Usage> {
+    const now = this.now();
+    const running = (await this.repository.livePackages(userId, now)).find((pkg) => pkg.starts_at <= now);
+    if (!running) return { upload: 0, download: 0, total: 0, expire: 0 };
+    const used = usedNow(running, now);
+    return {
+      upload: used.upload,
+      download: used.download,
+      total: running.traffic_total,
+      expire: Math.floor(running.ends_at / 1000),
+    };
+  }
+
+  /** `{PUBLIC_URL}/sub/{token}`; the token is derived from the user and a nonce, so only its hash is stored. */
+  async link(userId: number): Promise<string> {
+    const subscriber = await this.repository.findSubscriber(userId);
+    if (!subscriber) throw new Error(`user ${userId} does not exist`);
+    const nonce = subscriber.sub_nonce ?? randomBytes(12).toString('base64url');
+    if (!subscriber.sub_nonce) {
+      await this.repository.setSubscription(userId, nonce, hashToken(await this.#token(userId, nonce)));
+    }
+    return `${this.deps.publicUrl}${SUBSCRIPTION_PATH_PREFIX}/${await this.#token(userId, nonce)}`;
+  }
+
+  /** A new link (the old one stops at once) and a new proxy UUID (nodes drop the old one at their next pull). */
+  async reset(userId: number): Promise<void> {
+    const nonce = randomBytes(12).toString('base64url');
+    await this.repository.setSubscription(userId, nonce, hashToken(await this.#token(userId, nonce)), randomUUID());
+    await this.touchUsers();
+  }
+
+  /** The customer of a subscription token, or undefined for an unknown, reset or banned one. */
+  async subscriber(token: string): Promise<Subscriber | undefined> {
+    if (!/^[\w-]{43}$/.test(token)) return undefined;
+    const row = await this.repository.findSubscriberByTokenHash(hashToken(token));
+    if (!row || row.banned) return undefined;
+    const now = this.now();
+    const running = (await this.repository.livePackages(row.id, now)).find((pkg) => pkg.starts_at <= now);
+    return {
+      id: row.id,
+      uuid: row.uuid,
+      usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
+    };
+  }
+
+  usableUsers(): Promise<Array<{ id: number; uuid: string }>> {
+    return this.repository.usableUsers(this.now());
+  }
+
+  /** Until this moment (or a write that bumps the version) the usable users stay as they are. */
+  nextScheduleChange(): Promise<number | null> {
+    return this.repository.nextScheduleChange(this.now());
+  }
+
+  usersVersion(): Promise<string | null> {
+    return this.deps.store.get(USERS_VERSION_KEY);
+  }
+
+  /** Marks the usable users as changed, for every instance's cached user list. */
+  async touchUsers(): Promise<void> {
+    await this.deps.store.increment(USERS_VERSION_KEY, 365 * DAY_MS);
+  }
+
+  /**
+   * Counts pushed traffic in one transaction: each user's bytes go to their running package. A traffic package used
+   * up ends now and the next queued one starts; any user whose allowance ran out leaves the nodes' user lists.
+   */
+  async addTraffic(entries: TrafficEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const now = this.now();
+    const exhausted = await inTransaction(this.deps.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      const users = await repository.addTraffic(entries, now);
+      await repository.endExhaustedTrafficPackages(users, now);
+      for (const userId of users) await this.#closeGaps(repository, userId, now);
+      return users;
+    });
+    if (exhausted.length) await this.touchUsers();
+  }
+
+  #token(userId: number, nonce: string): Promise<string> {
+    return this.#appSecret().then((secret) =>
+      createHmac('sha256', secret).update(`${userId}:${nonce}`).digest('base64url'),
+    );
+  }
+
+  /** One random secret per installation, made on first use and kept in the database. */
+  #appSecret(): Promise<string> {
+    this.#secret ??= (async () => {
+      const existing = await this.repository.getSetting(SECRET_KEY);
+      if (existing) return existing;
+      await this.repository.insertSettingOnce(SECRET_KEY, randomBytes(32).toString('base64url'), this.now());
+      return (await this.repository.getSetting(SECRET_KEY))!;
+    })();
+    return this.#secret;
+  }
 
   /** True while the customer has a package that is running or waiting its turn. */
   async hasLivePackage(userId: number): Promise<boolean> {
@@ -44,6 +192,7 @@ export class SubscriptionService {
         order_id: order.orderId,
         plan_id: order.planId,
         package_id: order.packageId,
+        plan_group: order.planGroup,
         traffic_total: order.trafficBytes,
         days: order.days,
         starts_at: startsAt,
@@ -61,6 +210,11 @@ export class SubscriptionService {
     if (userId !== undefined) await this.#closeGaps(repository, userId, now);
   }
 
+  /** Called after the caller's transaction commits: the user list nodes pull has changed. */
+  afterPackagesChanged(): Promise<void> {
+    return this.touchUsers();
+  }
+
   /** Each queued package starts when the one before it ends, keeping its length. */
   async #closeGaps(repository: SubscriptionRepository, userId: number, now: number) {
     let cursor = now;
@@ -73,4 +227,11 @@ export class SubscriptionService {
       cursor += pkg.ends_at - pkg.starts_at;
     }
   }
+}
+
+/** A package's counters as they stand now: a durational package that entered a new period has used nothing yet. */
+function usedNow(pkg: UserPackageRow, now: number): { upload: number; download: number; total: number } {
+  const period = pkg.plan_group === 'durational' ? Math.floor((now - pkg.starts_at) / PERIOD_MS) : 0;
+  if (pkg.starts_at > now || pkg.period !== period) return { upload: 0, download: 0, total: 0 };
+  return { upload: pkg.upload_used, download: pkg.download_used, total: pkg.traffic_used };
 }

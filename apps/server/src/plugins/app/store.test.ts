@@ -68,6 +68,17 @@ describe.each(SUBJECTS)('%s', (_name, open) => {
     expect(await store.get(k)).toBe('other');
   });
 
+  it('gets several keys at once, in order, missing and expired ones as null', async () => {
+    const { store, pass } = subject;
+    const [a, b, gone, never] = [key(), key(), key(), key()];
+    await store.set(a, 'A', 60_000);
+    await store.set(b, 'B', 60_000);
+    await store.set(gone, 'G', TTL);
+    await pass(TTL + 100);
+    expect(await store.getMany([b, never, a, gone])).toEqual(['B', null, 'A', null]);
+    expect(await store.getMany([])).toEqual([]);
+  });
+
   it('keeps any string as it is', async () => {
     const { store } = subject;
     const k = `${key()}:\u0000:😀:' OR 1=1 --`;

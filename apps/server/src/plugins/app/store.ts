@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
  */
 export interface Store {
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip, in order. */
+  getMany(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Sets only when the key is absent; true when it was set. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
@@ -46,6 +48,9 @@ export class MemoryStore implements Store {
   async get(key: string) {
     return this.#live(key)?.value ?? null;
   }
+  async getMany(keys: string[]) {
+    return keys.map((key) => this.#live(key)?.value ?? null);
+  }
   async set(key: string, value: string, ttlMs: number) {
     this.#entries.set(key, { value, expiresAt: this.now() + ttlMs });
   }
@@ -80,6 +85,9 @@ export class RedisStore implements Store {
   async get(key: string) {
     return this.redis.get(key);
   }
+  async getMany(keys: string[]) {
+    return keys.length ? this.redis.mget(keys) : [];
+  }
   async set(key: string, value: string, ttlMs: number) {
     await this.redis.set(key, value, 'PX', ttlMs);
   }
@@ -103,7 +111,10 @@ export class RedisStore implements Store {
   }
 }
 
-export function connectRedis(url: string, keyPrefix: string): Redis {
+/** Every key of this installation in a shared Redis starts with this. */
+export const REDIS_KEY_PREFIX = 'mutenet:';
+
+export function connectRedis(url: string, keyPrefix = REDIS_KEY_PREFIX): Redis {
   return new Redis(url, {
     keyPrefix,
     // Fail fast while Redis is away instead of queueing requests until a client times out.
@@ -126,7 +137,7 @@ const REDIS_START_WAIT_MS = 5000;
 export type StoreOptions = { redisUrl?: string | undefined; redisKeyPrefix?: string; now?: () => number };
 
 export default fp<StoreOptions>(
-  async (fastify, { redisUrl, redisKeyPrefix = 'mutenet:', now = Date.now }) => {
+  async (fastify, { redisUrl, redisKeyPrefix = REDIS_KEY_PREFIX, now = Date.now }) => {
     const redis = redisUrl ? connectRedis(redisUrl, redisKeyPrefix) : undefined;
     // A connection error is retried by ioredis; calls made meanwhile fail and answer 503.
     redis?.on('error', (error) => fastify.log.warn({ err: error.message }, 'redis connection error'));

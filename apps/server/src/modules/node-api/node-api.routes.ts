@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.js';
+import type { NodeView } from '../nodes/nodes.service.js';
+import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
+import { uniProxyConfig } from './uni-proxy-config.js';
+import type { UserListCache } from './user-list.js';
+
+export const NODE_API_PREFIX = '/api/v1/server/UniProxy';
+/** A push of 100,000 users' traffic is about 4 MB of JSON. */
+const REPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    node: NodeView;
+  }
+}
+
+/** Answers with the body and its quoted-hash ETag, or 304 when the agent already has it. */
+function sendTagged(request: FastifyRequest, reply: FastifyReply, body: string, etag: string) {
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+function checkSize(report: Record<string, unknown>) {
+  if (Object.keys(report).length > MAX_USERS_PER_REPORT) throw new AppError('PAYLOAD_TOO_LARGE');
+}
+
+export default async function nodeApiRoutes(fastify: FastifyInstance, { users }: { users: UserListCache }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  fastify.decorateRequest('node', null as unknown as NodeView);
+
+  // Every call: the node's own id and token (a shared token is not accepted), and a heartbeat for its status.
+  app.addHook('preHandler', async (request) => {
+    const query = NodeQuerySchema.safeParse(request.query);
+    const header = request.headers['x-api-key'];
+    const token = query.data?.token ?? (typeof header === 'string' ? header : undefined);
+    const node =
+      query.success && token
+        ? await fastify.nodes.authenticate(Number(query.data.node_id), token, query.data.node_type)
+        : undefined;
+    if (!node) throw new AppError('FORBIDDEN');
+    request.node = node;
+    await fastify.nodes.heartbeat(node.id);
+  });
+
+  app.get(`${NODE_API_PREFIX}/config`, async (request, reply) => {
+    const body = JSON.stringify(uniProxyConfig(request.node));
+    return sendTagged(request, reply, body, `"${createHash('sha1').update(body).digest('hex')}"`);
+  });
+
+  app.get(`${NODE_API_PREFIX}/user`, async (request, reply) => {
+    const list = await users.current();
+    return sendTagged(request, reply, list.body, list.etag);
+  });
+
+  app.post(`${NODE_API_PREFIX}/push`, {
+    bodyLimit: REPORT_BODY_LIMIT,
+    schema: { body: PushBodySchema },
+    handler: async (request) => {
+      checkSize(request.body);
+      const rate = request.node.rate;
+      await fastify.subscriptions.addTraffic(
+        Object.entries(request.body).map(([uid, [upload, download]]) => ({
+          userId: Number(uid),
+          upload: Math.round(upload * rate),
+          download: Math.round(download * rate),
+        })),
+      );
+      return { data: true };
+    },
+  });
+
+  app.post(`${NODE_API_PREFIX}/alive`, {
+    bodyLimit: REPORT_BODY_LIMIT,
+    schema: { body: AliveBodySchema },
+    handler: async (request) => {
+      checkSize(request.body);
+      await fastify.nodes.reportOnline(request.node.id, request.body);
+      return { data: true };
+    },
+  });
+
+  app.get(`${NODE_API_PREFIX}/alivelist`, async () => ({ alive: await fastify.nodes.onlineCounts() }));
+}

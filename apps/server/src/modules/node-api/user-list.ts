@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { SubscriptionService } from '../subscription/subscription.service.js';
+
+/** However quiet the writes, a cached list is rebuilt at least this often (operator changes without Redis). */
+export const USER_LIST_MAX_AGE_MS = 60_000;
+
+export type UserList = { body: string; etag: string };
+
+type Entry = UserList & { version: string | null; validUntil: number };
+
+/**
+ * The users every node serves, as the body nodes pull and its ETag. Kept until a write bumps the users' version or
+ * a package starts or ends, so that answering an unchanged list (the 304) reads no user or package table.
+ */
+export class UserListCache {
+  #entry: Entry | undefined;
+  #building: Promise<Entry> | undefined;
+
+  constructor(
+    private readonly subscriptions: SubscriptionService,
+    private readonly now: () => number,
+  ) {}
+
+  async current(): Promise<UserList> {
+    const version = await this.subscriptions.usersVersion();
+    const entry = this.#entry;
+    if (entry && entry.version === version && this.now() < entry.validUntil) return entry;
+    // One rebuild at a time: concurrent pulls wait for the same one.
+    this.#building ??= this.#build(version).finally(() => {
+      this.#building = undefined;
+    });
+    return this.#building;
+  }
+
+  async #build(version: string | null): Promise<Entry> {
+    const now = this.now();
+    const [users, nextChange] = await Promise.all([
+      this.subscriptions.usableUsers(),
+      this.subscriptions.nextScheduleChange(),
+    ]);
+    const body = JSON.stringify({
+      users: users.map((user) => ({ id: user.id, uuid: user.uuid, speed_limit: 0, device_limit: 0 })),
+    });
+    const entry: Entry = {
+      body,
+      etag: `"${createHash('sha1').update(body).digest('hex')}"`,
+      version,
+      validUntil: Math.min(nextChange ?? Number.POSITIVE_INFINITY, now + USER_LIST_MAX_AGE_MS),
+    };
+    this.#entry = entry;
+    return entry;
+  }
+}

@@ -1,0 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import type { Node, RequestLanguage } from '@mutenet/contract';
+import type { Executor } from '../../db/transaction.js';
+import { type Localized, pickLanguage } from '../../lib/localized.js';
+import { hashToken, newToken, sameSecret } from '../../lib/secrets.js';
+import type { Store } from '../../plugins/app/store.js';
+import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
+import { type NewNode, type NodeRow, NodesRepository } from './nodes.repository.js';
+import type { Protocol, ResolvedProxy } from './proxy.model.js';
+
+/** A node is online when its agent called the node API within this window. */
+export const NODE_ONLINE_WINDOW_MS = 5 * 60_000;
+/** How long this instance trusts its copy of the node table: operator changes reach every instance within it. */
+const NODE_CACHE_MS = 5000;
+/** Online IPs a node reported stay counted this long without a new report. */
+const ONLINE_USERS_TTL_MS = 10 * 60_000;
+
+const aliveKey = (id: number) => `node-alive:${id}`;
+const onlineUsersKey = (id: number) => `node-online-users:${id}`;
+
+/** The nodes service on a database, as the plugin and the admin command line build it. */
+export function createNodesService(db: Executor, store: Store, now: () => number): NodesService {
+  return new NodesService(new NodesRepository(db), store, now);
+}
+
+export type NodeInput = {
+  names: Localized;
+  labels: string[];
+  rate: number;
+  protocol: Protocol;
+  host: string;
+  port: number;
+  settings: NodeSettings;
+  visible?: boolean;
+  sort?: number;
+};
+
+export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
+  protocol: Protocol;
+  settings: NodeSettings;
+};
+
+export class NodesService {
+  #cache: { rows: NodeView[]; at: number } | undefined;
+  #tokenHashes = new Map<number, string>();
+
+  constructor(
+    private readonly repository: NodesRepository,
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  /** Every node, from a copy at most a few seconds old. */
+  async all(): Promise<NodeView[]> {
+    const now = this.now();
+    if (!this.#cache || now - this.#cache.at > NODE_CACHE_MS) {
+      const rows = await this.repository.list();
+      this.#cache = { rows: rows.map(toView), at: now };
+      this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
+    }
+    return this.#cache.rows;
+  }
+
+  /** The node whose id and own token these are (and whose type, when the agent names one), else undefined. */
+  async authenticate(nodeId: number, token: string, nodeType?: string): Promise<NodeView | undefined> {
+    const node = (await this.all()).find((candidate) => candidate.id === nodeId);
+    const expected = this.#tokenHashes.get(nodeId);
+    if (!node || !expected || !sameSecret(hashToken(token), expected)) return undefined;
+    if (nodeType && nodeType.toLowerCase() !== node.protocol) return undefined;
+    return node;
+  }
+
+  async heartbeat(nodeId: number): Promise<void> {
+    await this.store.set(aliveKey(nodeId), String(this.now()), NODE_ONLINE_WINDOW_MS);
+  }
+
+  /** The node list of the customer's status page. */
+  async customerList(language: RequestLanguage): Promise<Node[]> {
+    const nodes = (await this.all()).filter((node) => node.visible);
+    const alive = await this.store.getMany(nodes.map((node) => aliveKey(node.id)));
+    return nodes.map((node, index) => ({
+      name: pickLanguage(node.names, language),
+      label: node.labels,
+      mag: node.rate,
+      status: alive[index] ? 'online' : 'offline',
+    }));
+  }
+
+  /** The visible nodes with the customer's credential in them, named uniquely in the request's language. */
+  async proxiesFor(uuid: string, language: RequestLanguage): Promise<ResolvedProxy[]> {
+    const seen = new Map<string, number>();
+    return (await this.all())
+      .filter((node) => node.visible)
+      .map((node) => {
+        const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
+        const count = (seen.get(base) ?? 0) + 1;
+        seen.set(base, count);
+        return resolve(node, uuid, count === 1 ? base : `${base} (${count})`);
+      });
+  }
+
+  /** The online IPs a node reports per user id; counted across nodes by `onlineCounts`. */
+  async reportOnline(nodeId: number, online: Record<string, string[]>): Promise<void> {
+    await this.store.set(onlineUsersKey(nodeId), JSON.stringify(online), ONLINE_USERS_TTL_MS);
+  }
+
+  /** Distinct online IPs per user id over every node, for the agents' device limits. */
+  async onlineCounts(): Promise<Record<string, number>> {
+    const nodes = await this.all();
+    const reports = await this.store.getMany(nodes.map((node) => onlineUsersKey(node.id)));
+    const ips = new Map<string, Set<string>>();
+    for (const report of reports) {
+      if (!report) continue;
+      for (const [uid, list] of Object.entries(JSON.parse(report) as Record<string, string[]>)) {
+        const set = ips.get(uid) ?? new Set<string>();
+        for (const ip of list) set.add(ip);
+        ips.set(uid, set);
+      }
+    }
+    return Object.fromEntries([...ips].map(([uid, set]) => [uid, set.size]));
+  }
+
+  // Operator side (the admin command line).
+
+  /** Adds a node and returns its id and its token, which is shown this once and stored hashed. */
+  async add(input: NodeInput): Promise<{ id: number; token: string }> {
+    const token = newToken();
+    const settings = withServerKey(input.settings);
+    const id = await this.repository.insert({ ...toRow(input, settings), token_hash: hashToken(token) }, this.now());
+    this.#cache = undefined;
+    return { id, token };
+  }
+
+  async find(id: number): Promise<NodeView | undefined> {
+    const row = await this.repository.find(id);
+    return row && toView(row);
+  }
+
+  async update(id: number, input: Partial<NodeInput>): Promise<boolean> {
+    const current = await this.repository.find(id);
+    if (!current) return false;
+    const merged = { ...toInput(toView(current)), ...input };
+    const settings = withServerKey({ ...toView(current).settings, ...input.settings });
+    const changed = await this.repository.update(id, toRow(merged, settings), this.now());
+    this.#cache = undefined;
+    return changed;
+  }
+
+  async remove(id: number): Promise<boolean> {
+    this.#cache = undefined;
+    return this.repository.remove(id);
+  }
+
+  /** A new token for the node; the old one stops working. */
+  async rotateToken(id: number): Promise<string | undefined> {
+    const token = newToken();
+    const changed = await this.repository.update(id, { token_hash: hashToken(token) }, this.now());
+    this.#cache = undefined;
+    return changed ? token : undefined;
+  }
+}
+
+function toView(row: NodeRow): NodeView {
+  const { token_hash: _hash, settings, protocol, ...rest } = row;
+  return { ...rest, protocol: protocol as Protocol, settings: NodeSettingsSchema.parse(JSON.parse(settings)) };
+}
+
+function toInput(view: NodeView): NodeInput {
+  return {
+    names: JSON.parse(view.names) as Localized,
+    labels: view.labels ? view.labels.split(',') : [],
+    rate: view.rate,
+    protocol: view.protocol,
+    host: view.host,
+    port: view.port,
+    settings: view.settings,
+    visible: view.visible === 1,
+    sort: view.sort,
+  };
+}
+
+function toRow(input: NodeInput, settings: NodeSettings): Omit<NewNode, 'token_hash'> {
+  return {
+    names: JSON.stringify(input.names),
+    labels: input.labels
+      .map((label) => label.trim())
+      .filter(Boolean)
+      .join(','),
+    rate: input.rate,
+    protocol: input.protocol,
+    host: input.host,
+    port: input.port,
+    settings: JSON.stringify(settings),
+    visible: input.visible === false ? 0 : 1,
+    sort: input.sort ?? 0,
+  };
+}
+
+/** A Shadowsocks 2022 node needs a server key of its cipher's length; drawn once, kept across updates. */
+function withServerKey(settings: NodeSettings): NodeSettings {
+  const length = ss2022KeyLength(settings.cipher);
+  if (!length) return { ...settings, serverKey: undefined };
+  if (settings.serverKey && Buffer.from(settings.serverKey, 'base64').length === length) return settings;
+  return { ...settings, serverKey: randomBytes(length).toString('base64') };
+}
+
+/** The customer's password on a node: the UUID, or for Shadowsocks 2022 `serverKey:userKey`. */
+export function passwordOn(node: Pick<NodeView, 'settings'>, uuid: string): string {
+  const length = ss2022KeyLength(node.settings.cipher);
+  if (!length || !node.settings.serverKey) return uuid;
+  return `${node.settings.serverKey}:${userKey(uuid, length)}`;
+}
+
+/** Shadowsocks 2022 user key as V2bX derives it: the first key-length characters of the UUID, base64. */
+export function userKey(uuid: string, length: number): string {
+  return Buffer.from(uuid.slice(0, length)).toString('base64');
+}
+
+function resolve(node: NodeView, uuid: string, name: string): ResolvedProxy {
+  const { settings } = node;
+  return {
+    id: node.id,
+    name,
+    protocol: node.protocol,
+    host: node.host,
+    port: node.port,
+    uuid,
+    password: passwordOn(node, uuid),
+    ...(settings.flow ? { flow: settings.flow } : {}),
+    ...(settings.cipher ? { cipher: settings.cipher } : {}),
+    ...(settings.obfsPassword ? { obfsPassword: settings.obfsPassword } : {}),
+    ...(settings.congestionControl ? { congestionControl: settings.congestionControl } : {}),
+    transport: {
+      network: settings.network,
+      ...(settings.path ? { path: settings.path } : {}),
+      ...(settings.hostHeader ? { host: settings.hostHeader } : {}),
+      ...(settings.serviceName ? { serviceName: settings.serviceName } : {}),
+    },
+    tls: {
+      mode: defaultTls(node.protocol, settings.tls),
+      ...(settings.sni ? { sni: settings.sni } : {}),
+      ...(settings.fingerprint ? { fingerprint: settings.fingerprint } : {}),
+      ...(settings.realityPublicKey ? { realityPublicKey: settings.realityPublicKey } : {}),
+      ...(settings.realityShortId !== undefined ? { realityShortId: settings.realityShortId } : {}),
+      ...(settings.allowInsecure ? { allowInsecure: true } : {}),
+    },
+  };
+}
+
+/** Trojan, Hysteria 2 and TUIC always run over TLS. */
+function defaultTls(protocol: Protocol, mode: NodeSettings['tls']): NodeSettings['tls'] {
+  return (protocol === 'trojan' || protocol === 'hysteria2' || protocol === 'tuic') && mode === 'none' ? 'tls' : mode;
+}
