@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_APPS } from '@mutenet/contract';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { loggableUrl } from './lib/log-url.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
+import feedPlugin from './modules/feed/feed.plugin.js';
 import nodeApiPlugin from './modules/node-api/node-api.plugin.js';
 import nodesPlugin from './modules/nodes/nodes.plugin.js';
 import noticePlugin from './modules/notice/notice.plugin.js';
@@ -30,7 +32,8 @@ export type AppOptions = {
   searchPath?: string;
   /** Redis key prefix; tests give each run its own. */
   redisKeyPrefix?: string;
-  logger?: FastifyServerOptions['logger'];
+  /** Logger options over the defaults (level, redaction, serializers): tests send the lines to a stream. */
+  logger?: Exclude<FastifyServerOptions['logger'], boolean>;
 };
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -46,7 +49,18 @@ const REDACTED = [
 /** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
 export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel, redact: REDACTED },
+    logger: {
+      level: config.logLevel,
+      redact: REDACTED,
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: loggableUrl(request.url),
+          remoteAddress: request.ip,
+        }),
+      },
+      ...(logger && typeof logger === 'object' ? logger : {}),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
@@ -84,6 +98,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(noticePlugin, { now });
   await app.register(nodesPlugin, { now });
   await app.register(nodeApiPlugin, { now });
+  await app.register(feedPlugin, { title: config.siteName, publicUrl: config.publicUrl });
 
   await app.register(webPlugin, {
     distDir: config.webDistDir,

@@ -46,7 +46,13 @@ export async function seedCatalog(app: TestApp) {
     trafficBytes: 200 * GIB,
     prices: usdBrl(599, 2990),
   }))!;
-  return { traffic, traffic30, other, other90, durational, monthly };
+  const quarterly = (await catalog.addPackage(durational, {
+    label: '90 days',
+    days: 90,
+    trafficBytes: 200 * GIB,
+    prices: usdBrl(1599, 7990),
+  }))!;
+  return { traffic, traffic30, other, other90, durational, monthly, quarterly };
 }
 
 export type SeededCatalog = Awaited<ReturnType<typeof seedCatalog>>;

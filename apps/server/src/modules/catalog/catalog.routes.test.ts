@@ -38,6 +38,11 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
             pkgType: '30 days',
             prices: { USD: { price: 6.99, real: 5.99 }, BRL: { price: 34.9, real: 29.9 } },
           },
+          {
+            pkgId: seeded.quarterly,
+            pkgType: '90 days',
+            prices: { USD: { price: 16.99, real: 15.99 }, BRL: { price: 84.9, real: 79.9 } },
+          },
         ],
       },
     ]);

@@ -49,7 +49,8 @@ const COLUMNS = [
 
 /** The period a package is in at `now`, in SQL: 0 for traffic packages. */
 const currentPeriod = (now: number) =>
-  sql<number>`case when plan_group = 'durational' then (cast(${now} as bigint) - starts_at) / ${PERIOD_MS} else 0 end`;
+  // better-sqlite3 binds numbers as REAL: both operands are cast, so that the division stays an integer one.
+  sql<number>`case when plan_group = 'durational' then (cast(${now} as bigint) - starts_at) / cast(${PERIOD_MS} as bigint) else 0 end`;
 
 export class SubscriptionRepository {
   constructor(private readonly db: Executor) {}
@@ -139,11 +140,13 @@ export class SubscriptionRepository {
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
     for (let start = 0; start < entries.length; start += TRAFFIC_CHUNK) {
       const chunk = entries.slice(start, start + TRAFFIC_CHUNK);
-      const values = sql.join(
+      // A derived table of the pushed rows; SELECT … UNION ALL, as SQLite names no VALUES columns.
+      const pushed = sql.join(
         chunk.map(
           (entry) =>
-            sql`(cast(${entry.userId} as bigint), cast(${entry.upload} as bigint), cast(${entry.download} as bigint))`,
+            sql`select cast(${entry.userId} as bigint) as user_id, cast(${entry.upload} as bigint) as up, cast(${entry.download} as bigint) as down`,
         ),
+        sql` union all `,
       );
       const period = currentPeriod(now);
       await sql`
@@ -152,7 +155,7 @@ export class SubscriptionRepository {
           download_used = case when period = ${period} then download_used + pushed.down else pushed.down end,
           traffic_used = case when period = ${period} then traffic_used + pushed.up + pushed.down else pushed.up + pushed.down end,
           period = ${period}
-        from (values ${values}) as pushed(user_id, up, down)
+        from (${pushed}) as pushed
         where user_packages.id = (
           select running.id from user_packages as running
           where running.user_id = pushed.user_id and running.ended_at is null

@@ -46,6 +46,7 @@ const EnvSchema = z
     MAIL_OUTBOX_DIR: z.string().min(1).default('./data/outbox'),
     CAPTCHA_TEST_CODE: optional(z.string().min(1).max(16)),
     APP_VERSION: z.string().default('1.0.0'),
+    SITE_NAME: z.string().min(1).max(64).default('Mutenet'),
     WEBSITE_URL: url.default('http://localhost:8080/person/'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
@@ -87,6 +88,7 @@ export type Config = {
   mailOutboxDir: string;
   captchaTestCode: string | undefined;
   appVersion: string;
+  siteName: string;
   websiteUrl: string;
   downloads: Record<ClientApp, string>;
   logLevel: string;
@@ -127,6 +129,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR),
     captchaTestCode: env.CAPTCHA_TEST_CODE as string | undefined,
     appVersion: env.APP_VERSION,
+    siteName: env.SITE_NAME,
     websiteUrl: env.WEBSITE_URL,
     downloads,
     logLevel: env.LOG_LEVEL,

@@ -1,0 +1,49 @@
+import { SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import type { FeedService } from './feed.service.js';
+import { renderFeedPage } from './html-page.js';
+import { FEED_FORMATS, feedFilename, feedHeaders } from './registry.js';
+import { chooseFormat, isBrowserRequest, parseSingBoxVersion } from './user-agent.js';
+
+/** Clients refresh every few hours; a scraper walking tokens or hammering one link is stopped. */
+export const FEED_IP_LIMIT = { max: 60, timeWindow: 60_000 };
+export const FEED_TOKEN_LIMIT = { max: 30, windowMs: 60_000 };
+/** How often clients should refresh the feed, in hours. */
+export const UPDATE_INTERVAL_HOURS = 12;
+
+export default async function feedRoutes(fastify: FastifyInstance, { feed }: { feed: FeedService }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(`${SUBSCRIPTION_PATH_PREFIX}/:token`, {
+    schema: {
+      params: z.object({ token: z.string().max(128) }),
+      querystring: z.object({ flag: z.string().max(32).optional() }).loose(),
+    },
+    config: { rateLimit: FEED_IP_LIMIT },
+    handler: async (request, reply) => {
+      const { token } = request.params;
+      const hits = await fastify.store.increment(`feed-hits:${token}`, FEED_TOKEN_LIMIT.windowMs);
+      if (hits > FEED_TOKEN_LIMIT.max) throw new AppError('TOO_MANY_REQUESTS', null, FEED_TOKEN_LIMIT.windowMs / 1000);
+      const input = await feed.input(token, request.language);
+      // An unknown or reset token says nothing about why.
+      if (!input) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+
+      const { flag } = request.query;
+      const userAgent = request.headers['user-agent'];
+      reply.header('cache-control', 'no-store');
+      if (isBrowserRequest({ flag, userAgent, accept: request.headers.accept })) {
+        const page = renderFeedPage(input, { language: request.language, link: `${fastify.publicUrl}${request.url}` });
+        return reply.type(page.contentType).send(page.body);
+      }
+      const format = chooseFormat(flag, userAgent);
+      const rendered = FEED_FORMATS[format].render(input, { singBoxVersion: parseSingBoxVersion(userAgent) });
+      reply.headers(
+        feedHeaders(input, { filename: feedFilename(input.title, format), updateIntervalHours: UPDATE_INTERVAL_HOURS }),
+      );
+      return reply.type(rendered.contentType).send(rendered.body);
+    },
+  });
+}
