@@ -34,8 +34,8 @@ export const NODE_NAMES = (en: string) => ({ en, 'pt-BR': `${en} BR`, 'zh-Hans':
 
 /** Nodes of every protocol, added through the nodes service as the admin command line does. */
 export async function addNodes(app: TestApp) {
-  const base = { labels: ['fast', 'stream'], rate: 1, host: 'node.example.com', visible: true } as const;
-  const specs: Array<Omit<NodeInput, 'labels' | 'host' | 'visible' | 'names'> & { name: string; labels?: string[] }> = [
+  const base = { labels: ['fast', 'stream'], rate: 1, host: 'node.example.com', visible: true };
+  const specs: Array<Omit<NodeInput, 'labels' | 'host' | 'visible' | 'names' | 'rate'> & { name: string; rate?: number }> = [
     {
       name: 'Reality',
       protocol: 'vless',
@@ -76,7 +76,7 @@ export async function addNodes(app: TestApp) {
   const nodes = [];
   for (const spec of specs) {
     const { name, ...rest } = spec;
-    const input = { ...base, ...rest, names: NODE_NAMES(name) } as NodeInput;
+    const input: NodeInput = { ...base, ...rest, names: NODE_NAMES(name) };
     nodes.push({ ...(await app.app.nodes.add(input)), protocol: spec.protocol, rate: input.rate, name });
   }
   return nodes;
