@@ -1,0 +1,197 @@
+import { MESSAGES } from '@mutenet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
+import { httpClient } from '../../test/http-client.js';
+import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
+import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+
+const USERINFO = /^upload=\d+; download=\d+; total=\d+; expire=\d+$/;
+
+describe.each(DATABASES)('subscription link and feed on %s', (database) => {
+  let app: TestApp;
+  let seeded: SeededCatalog;
+  let nodes: Awaited<ReturnType<typeof addNodes>>;
+  let seq = 0;
+  const newCustomer = (pkgId: number | null) => customerWithPackage(app, `feed${++seq}.${database}@example.com`, pkgId);
+
+  /** The customer's link and a GET of its path with the given headers. */
+  async function linkOf(customer: Awaited<ReturnType<typeof newCustomer>>) {
+    const { status, text, headers } = await customer.api.get('/mutenet/user/subscribe/url', { token: customer.token });
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/plain/);
+    return text;
+  }
+  const fetchFeed = (link: string, headers: Record<string, string> = {}) =>
+    httpClient(app.url).get(new URL(link).pathname + new URL(link).search, { headers });
+
+  beforeAll(async () => {
+    app = await startTestApp({ database, env: { PUBLIC_URL: 'https://panel.example.com', SITE_NAME: 'Mutenet Café' } });
+    seeded = await seedCatalog(app);
+    nodes = await addNodes(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('gives the same link each time, under PUBLIC_URL, and only to its owner', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    const link = await linkOf(customer);
+    expect(link).toMatch(/^https:\/\/panel\.example\.com\/sub\/[\w-]{43}$/);
+    expect(await linkOf(customer)).toBe(link);
+    expect((await httpClient(app.url).get('/mutenet/user/subscribe/url')).status).toBe(401);
+    const stored = await app.app.db
+      .selectFrom('users')
+      .select('sub_token_hash')
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.sub_token_hash).not.toContain(link.split('/').at(-1));
+  });
+
+  it('serves each client family its format with the usage headers', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    await agent(app, nodes[2]!).push({ [customer.id]: [1000, 2000] });
+    const link = await linkOf(customer);
+    const cases: Array<[Record<string, string>, string, RegExp]> = [
+      [{ 'user-agent': 'v2rayNG/1.9.30' }, '', /^text\/plain/],
+      [{ 'user-agent': 'ClashMetaForAndroid/2.11.5.Meta' }, '', /^text\/yaml/],
+      [{ 'user-agent': 'SFA/1.11.4 (327; sing-box 1.11.4; language en_US)' }, '', /^application\/json/],
+      [{ 'user-agent': 'curl/8.0' }, '?flag=clash', /^text\/yaml/],
+      [{ 'user-agent': 'ClashMetaForAndroid/2.11.5.Meta' }, '?flag=sing-box', /^application\/json/],
+    ];
+    for (const [headers, query, type] of cases) {
+      const response = await fetchFeed(link + query, headers);
+      expect(response.status, JSON.stringify(headers) + query).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(type);
+      const userinfo = response.headers.get('subscription-userinfo')!;
+      expect(userinfo).toMatch(USERINFO);
+      expect(userinfo).toContain('upload=1000; download=2000; total=107374182400; expire=');
+      expect(Number(userinfo.match(/expire=(\d+)/)![1])).toBeGreaterThan(app.clock.now() / 1000);
+      expect(response.headers.get('profile-update-interval')).toMatch(/^\d+$/);
+      expect(response.headers.get('profile-title')).toBe(`base64:${Buffer.from('Mutenet Café').toString('base64')}`);
+      expect(response.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="[^"]+"; filename\*=UTF-8''.+$/,
+      );
+    }
+    const links = Buffer.from((await fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' })).text, 'base64')
+      .toString()
+      .split('\n');
+    expect(links).toHaveLength(nodes.length);
+    expect(links.map((line) => line.split('://')[0]).sort()).toEqual([
+      'hysteria2',
+      'ss',
+      'trojan',
+      'tuic',
+      'vless',
+      'vmess',
+    ]);
+    const uuid = (
+      await app.app.db.selectFrom('users').select('uuid').where('id', '=', customer.id).executeTakeFirstOrThrow()
+    ).uuid;
+    expect(links.find((line) => line.startsWith('vless://'))).toContain(uuid);
+    const clash = parseYaml((await fetchFeed(link, { 'user-agent': 'mihomo/1.19.0' })).text);
+    expect(clash.proxies).toHaveLength(nodes.length);
+    const singBox = JSON.parse((await fetchFeed(`${link}?flag=sing-box`)).text);
+    expect(singBox.outbounds.filter((outbound: { server?: string }) => outbound.server)).toHaveLength(nodes.length);
+  });
+
+  it('gives a customer with no usable package a valid feed with no proxies and the usage headers', async () => {
+    const idle = await newCustomer(null);
+    const link = await linkOf(idle);
+    const plain = await fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' });
+    expect(plain.status).toBe(200);
+    expect(plain.text).toBe('');
+    expect(plain.headers.get('subscription-userinfo')).toBe('upload=0; download=0; total=0; expire=0');
+    const clash = parseYaml((await fetchFeed(link, { 'user-agent': 'mihomo/1.19.0' })).text);
+    expect(clash.proxies ?? []).toEqual([]);
+    expect(clash['proxy-groups'].every((group: { proxies: string[] }) => group.proxies.length > 0)).toBe(true);
+  });
+
+  it('shows a browser a page explaining the link, in the request language, with no raw data', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    const link = await linkOf(customer);
+    const page = await fetchFeed(link, {
+      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/130.0',
+      accept: 'text/html,application/xhtml+xml',
+      'accept-language': 'pt-BR',
+    });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('lang="pt-BR"');
+    expect(page.text).not.toContain('vless://');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('answers 404 for an unknown token, and for the old one right after a reset, which also changes the UUID', async () => {
+    expect((await httpClient(app.url).get('/sub/unknown-token')).status).toBe(404);
+    expect((await httpClient(app.url).get(`/sub/${'a'.repeat(43)}`)).text).toBe('Not found');
+    const customer = await newCustomer(seeded.traffic30);
+    const before = await linkOf(customer);
+    const uuidBefore = (
+      await app.app.db.selectFrom('users').select('uuid').where('id', '=', customer.id).executeTakeFirstOrThrow()
+    ).uuid;
+    const usersBefore = (await agent(app, nodes[0]!).users()).body.users;
+    expect(usersBefore.map((user: { uuid: string }) => user.uuid)).toContain(uuidBefore);
+
+    const reset = await customer.api.put('/mutenet/user/subscribe/url', { token: customer.token });
+    expect(reset.body).toEqual({ code: 0, msg: MESSAGES.SUBSCRIPTION_RESET.en, data: null });
+    expect((await fetchFeed(before)).status).toBe(404);
+    const after = await linkOf(customer);
+    expect(after).not.toBe(before);
+    expect((await fetchFeed(after)).status).toBe(200);
+    const usersAfter = (await agent(app, nodes[0]!).users()).body.users.map((user: { uuid: string }) => user.uuid);
+    expect(usersAfter).not.toContain(uuidBefore);
+  });
+
+  it('limits how often one link is fetched', async () => {
+    const customer = await newCustomer(null);
+    const link = await linkOf(customer);
+    const statuses = [];
+    for (let i = 0; i < 31; i++) statuses.push((await httpClient(app.url).get(new URL(link).pathname)).status);
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
+  it('never logs a subscription token or a node token', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    const link = await linkOf(customer);
+    await fetchFeed(link);
+    await agent(app, nodes[0]!).users();
+    const log = app.logs.join('');
+    expect(log).toContain('/sub/:token');
+    expect(log).not.toContain(link.split('/').at(-1)!);
+    for (const node of nodes) expect(log).not.toContain(node.token);
+  });
+
+  it('lists the running package first, then the queued ones with their start', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    await customer.buy(seeded.quarterly);
+    const { body } = await customer.api.get('/mutenet/user/package/stat', { token: customer.token });
+    const [running, queued] = body.data;
+    expect(running).toMatchObject({
+      pdName: 'Traffic 100',
+      trafficTotal: 100 * 1024 ** 3,
+      trafficUsed: 0,
+      trafficUsedPct: 0,
+    });
+    expect(running.endAt - running.startAt).toBe(30 * 86_400);
+    expect(queued).toMatchObject({ pdName: 'Monthly', startAt: running.endAt, endAt: running.endAt + 90 * 86_400 });
+    expect((await httpClient(app.url).get('/mutenet/user/package/stat')).status).toBe(401);
+  });
+
+  it('shows the notice in the request language, sanitised, and nothing when there is none', async () => {
+    const customer = await newCustomer(null);
+    expect((await customer.api.get('/mutenet/notice', { token: customer.token })).body.data).toEqual({ content: '' });
+    await app.app.notice.set({
+      en: 'Maintenance <b>tonight</b><script>x()</script>',
+      'pt-BR': 'Manutenção hoje',
+      'zh-Hans': '今晚维护',
+    });
+    expect((await customer.api.get('/mutenet/notice', { token: customer.token })).body.data).toEqual({
+      content: 'Maintenance <b>tonight</b>',
+    });
+    const zh = await httpClient(app.url, { language: 'zh-Hans' }).get('/mutenet/notice', { token: customer.token });
+    expect(zh.body.data.content).toBe('今晚维护');
+    expect((await httpClient(app.url).get('/mutenet/notice')).status).toBe(401);
+    await app.app.notice.clear();
+  });
+});
