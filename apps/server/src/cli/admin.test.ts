@@ -7,6 +7,10 @@ import { COMMANDS } from './commands/index.js';
 import { runAdmin } from './run-admin.js';
 
 const README = path.resolve(import.meta.dirname, '../../../../README.md');
+/** The start of a node add, and one of a plain vless node, for the refusals below. */
+const NODE = ['node', 'add', '--name', 'N'];
+const VLESS = [...NODE, '--type', 'vless', '--host', 'a.example.com', '--port', '443'];
+const KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 
 // Help and bad command lines are refused before the database is opened, so one database kind covers them: the
 // file DATABASE_URL names must not even come into being.
@@ -39,6 +43,10 @@ describe('admin command line', () => {
       }
     }
     expect(help.stdout).toContain('--price CODE:OLD/REAL');
+    // A switch takes no value.
+    expect(help.stdout).toMatch(/^admin node add --name TEXT .*--host HOST --port N .*\[--hidden\] .*\[--json\]$/m);
+    expect(help.stdout).toMatch(/^admin user list \[--search TEXT\] \[--banned\] \[--limit N\] \[--json\]$/m);
+    expect(help.stdout).toMatch(/^ {6}--hidden {2,}keeps the node out/m);
     expect(noun).toMatchObject({ status: 0, stderr: '' });
     expect(noun.stdout).toContain('admin plan unhide ID');
     expect(noun.stdout).not.toContain('admin package add');
@@ -60,7 +68,7 @@ describe('admin command line', () => {
     expectFailure(
       noun,
       2,
-      /^admin: unknown command "nope": use plan, package, currency or order \(see: admin help\)$/m,
+      /^admin: unknown command "nope": use plan, package, currency, order, user, node or notice \(see: admin help\)$/m,
     );
     expectFailure(flag, 2, /^admin: unknown flag --colour \(see: admin plan add --help\)$/m);
     expectFailure(required, 2, /^admin: --group is required \(see: admin plan add --help\)$/m);
@@ -135,6 +143,131 @@ describe('admin command line', () => {
     [['order', 'mark-paid', '20260801120000123456789x'], /bad order number/],
     [['order', 'refund'], /missing NO/],
     [['order', 'chargeback', '1', '2'], /unexpected argument "2"/],
+    // node add: each flag's value, then the settings for the protocol.
+    [['node', 'add', '--type', 'vless', '--host', 'a.example.com', '--port', '443'], /--name is required/],
+    [
+      [...NODE, '--type', 'wireguard', '--host', 'a.example.com', '--port', '1'],
+      /--type must be vless, vmess, trojan, shadowsocks, hysteria2 or tuic/,
+    ],
+    [[...NODE, '--type', 'vless', '--host', 'a.example.com'], /--port is required/],
+    [
+      [...NODE, '--type', 'vless', '--host', 'a.example.com', '--port', '0'],
+      /bad --port "0": must be a whole number from 1 to 65535/,
+    ],
+    [[...NODE, '--type', 'vless', '--host', 'a.example.com', '--port', '65536'], /bad --port "65536"/],
+    [
+      [...NODE, '--type', 'vless', '--host', 'not a host', '--port', '1'],
+      /bad --host "not a host": must be a hostname or an IP address/,
+    ],
+    [[...NODE, '--type', 'vless', '--host', '999.1.1.1', '--port', '1'], /bad --host "999.1.1.1"/],
+    [
+      [...NODE, '--type', 'vless', '--host', 'http://a.example.com', '--port', '1'],
+      /bad --host "http:\/\/a.example.com"/,
+    ],
+    [[...VLESS, '--mag', '0'], /bad --mag "0": must be more than 0 and at most 100/],
+    [[...VLESS, '--mag', '100.5'], /bad --mag "100.5"/],
+    [[...VLESS, '--mag', 'x'], /bad --mag "x"/],
+    [[...VLESS, '--label', `a,${'b'.repeat(33)}`], /bad --label "b{33}": a label must be at most 32 characters/],
+    [[...VLESS, '--hidden=yes'], /--hidden takes no value/],
+    [[...VLESS, '--visible'], /unknown flag --visible/],
+    [[...VLESS, '--name', 'x'.repeat(65)], /--name is given twice/],
+    [
+      ['node', 'add', '--name', 'x'.repeat(65), '--type', 'vless', '--host', 'a.b', '--port', '1'],
+      /--name must be at most 64 characters/,
+    ],
+    [[...VLESS, '--tls', 'reality'], /--tls reality needs --reality-public-key, --reality-private-key and --sni/],
+    [
+      [...VLESS, '--tls', 'reality', '--reality-public-key', KEY, '--reality-private-key', KEY],
+      /--tls reality needs --sni \(--sni: the site it borrows/,
+    ],
+    [
+      [...VLESS, '--tls', 'reality', '--reality-public-key', 'short'],
+      /bad --reality-public-key "short": must be an x25519 key/,
+    ],
+    [[...VLESS, '--tls', 'reality', '--reality-short-id', 'xyz'], /bad --reality-short-id "xyz"/],
+    [[...VLESS, '--tls', 'tls', '--reality-public-key', KEY], /--reality-public-key needs --tls reality/],
+    [[...VLESS, '--tls', 'quic'], /--tls must be none, tls or reality/],
+    [[...VLESS, '--flow', 'xtls-rprx-vision'], /--flow needs --tls tls or reality/],
+    [[...VLESS, '--tls', 'tls', '--network', 'ws', '--flow', 'xtls-rprx-vision'], /--flow needs --network tcp/],
+    [[...VLESS, '--tls', 'tls', '--flow', 'xtls-rprx-direct'], /--flow must be xtls-rprx-vision/],
+    [[...VLESS, '--network', 'kcp'], /--network must be tcp, ws, grpc or httpupgrade/],
+    [[...VLESS, '--path', '/ws'], /--path needs --network ws or httpupgrade/],
+    [[...VLESS, '--network', 'ws', '--path', 'ws'], /bad --path "ws": must start with \//],
+    [[...VLESS, '--network', 'ws', '--host-header', 'not a host'], /bad --host-header "not a host"/],
+    [[...VLESS, '--service-name', 'grpc'], /--service-name needs --network grpc/],
+    [[...VLESS, '--sni', 'a.example.com'], /--sni needs --tls tls or reality/],
+    [[...VLESS, '--tls', 'tls', '--sni', '1.2.3.4'], /bad --sni "1.2.3.4": must be a hostname/],
+    [[...VLESS, '--tls', 'tls', '--fingerprint', 'opera'], /--fingerprint must be chrome, firefox/],
+    [[...VLESS, '--cipher', 'aes-128-gcm'], /--cipher applies only to shadowsocks nodes, not vless/],
+    [
+      [...NODE, '--type', 'vmess', '--host', 'a.b', '--port', '1', '--flow', 'xtls-rprx-vision'],
+      /--flow applies only to vless nodes, not vmess/,
+    ],
+    [
+      [...NODE, '--type', 'vmess', '--host', 'a.b', '--port', '1', '--tls', 'reality'],
+      /--tls reality applies only to vless nodes, not vmess/,
+    ],
+    [
+      [...NODE, '--type', 'trojan', '--host', 'a.b', '--port', '1', '--tls', 'none'],
+      /--tls none does not apply to trojan nodes: they always use TLS/,
+    ],
+    [
+      [...NODE, '--type', 'shadowsocks', '--host', 'a.b', '--port', '1'],
+      /a shadowsocks node needs --cipher: aes-128-gcm, aes-256-gcm/,
+    ],
+    [
+      [...NODE, '--type', 'shadowsocks', '--host', 'a.b', '--port', '1', '--cipher', 'rc4-md5'],
+      /--cipher must be aes-128-gcm/,
+    ],
+    [
+      [...NODE, '--type', 'shadowsocks', '--host', 'a.b', '--port', '1', '--cipher', 'aes-128-gcm', '--sni', 'a.b'],
+      /--sni does not apply to shadowsocks nodes/,
+    ],
+    [
+      [...NODE, '--type', 'hysteria2', '--host', 'a.b', '--port', '1', '--network', 'ws'],
+      /--network applies only to vless, vmess and trojan nodes, not hysteria2/,
+    ],
+    [
+      [...NODE, '--type', 'hysteria2', '--host', 'a.b', '--port', '1', '--congestion-control', 'bbr'],
+      /--congestion-control applies only to tuic nodes, not hysteria2/,
+    ],
+    [
+      [...NODE, '--type', 'tuic', '--host', 'a.b', '--port', '1', '--obfs-password', 'x'],
+      /--obfs-password applies only to hysteria2 nodes, not tuic/,
+    ],
+    [
+      [...NODE, '--type', 'tuic', '--host', 'a.b', '--port', '1', '--congestion-control', 'reno'],
+      /--congestion-control must be bbr, cubic or new_reno/,
+    ],
+    [['node', 'update', '1'], /nothing to change/],
+    [['node', 'update', '1', '--hidden', '--visible'], /give --hidden or --visible, not both/],
+    [['node', 'update', 'one', '--mag', '2'], /bad node id "one"/],
+    [['node', 'update', '1', '--port', '70000'], /bad --port "70000"/],
+    [['node', 'remove'], /missing ID/],
+    [['node', 'token', '0'], /bad node id "0"/],
+    [['node', 'list', '--online'], /unknown flag --online/],
+    // user
+    [['user', 'show'], /missing EMAIL/],
+    [['user', 'show', 'nope'], /bad EMAIL "nope": must be an email address/],
+    [['user', 'ban'], /missing EMAIL/],
+    [['user', 'unban', 'a@b', 'c@d'], /unexpected argument "c@d"/],
+    [['user', 'list', '--limit', '0'], /bad --limit "0"/],
+    [['user', 'list', '--search', ' '], /--search must not be empty/],
+    [['user', 'list', '--banned', 'yes'], /unexpected argument "yes"/],
+    [['user', 'add-days', 'a@example.com'], /--days is required/],
+    [['user', 'add-days', 'a@example.com', '--days', '0'], /bad --days "0": must be a whole number from 1 to 36500/],
+    [['user', 'add-days', 'a@example.com', '--days', '1.5'], /bad --days "1.5"/],
+    [['user', 'add-traffic', 'a@example.com'], /--gb is required/],
+    [['user', 'add-traffic', 'a@example.com', '--gb', '0'], /bad --gb "0": must be more than 0/],
+    [['user', 'add-traffic', 'a@example.com', '--gb', 'lots'], /bad --gb "lots"/],
+    [['user', 'add-traffic', '--gb', '5'], /missing EMAIL/],
+    // notice
+    [['notice', 'set'], /--text is required/],
+    [['notice', 'set', '--text', ' '], /--text must not be empty/],
+    [['notice', 'set', '--text', 'x'.repeat(20_001)], /--text must be at most 20000 characters/],
+    [['notice', 'set', '--text', 'Hi', '--text-pt', ''], /--text-pt must not be empty/],
+    [['notice', 'clear', 'now'], /unexpected argument "now"/],
+    [['notice', 'show', '--text', 'x'], /unknown flag --text/],
   ])('refuses admin %j', async (args, message) => {
     const out: string[] = [];
     const err: string[] = [];

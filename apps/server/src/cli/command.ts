@@ -7,20 +7,22 @@ export class UsageError extends Error {}
 /** An operation that could not be done (a plan that does not exist, an order in the wrong status): exit code 1. */
 export class CommandError extends Error {}
 
-/** A flag that takes a value (every command flag does; `--json` and `--help` are common to all). */
+/** A flag of a command: one that takes a value, or a switch (`--hidden`); `--json` and `--help` are common to all. */
 export type FlagSpec = {
-  /** Placeholder shown in the usage line: `TEXT`, `N`, `traffic|durational`. */
+  /** Placeholder shown in the usage line: `TEXT`, `N`, `traffic|durational`; empty for a switch. */
   value: string;
   help: string;
   required?: boolean;
   /** May be given more than once (`--price`); any other flag only once. */
   multiple?: boolean;
+  /** A switch: present or not, it takes no value. */
+  switch?: boolean;
 };
 
 /** The command line of one command, as parseArgs read it. */
 export type Parsed = {
   positionals: string[];
-  flags: Record<string, string | string[] | undefined>;
+  flags: Record<string, string | string[] | boolean | undefined>;
   json: boolean;
 };
 
@@ -64,7 +66,7 @@ export function parseCommandLine(spec: Command, argv: string[]): Parsed {
   const flags = spec.flags ?? {};
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { json: { type: 'boolean' } };
   for (const [name, flag] of Object.entries(flags))
-    options[name] = { type: 'string', multiple: Boolean(flag.multiple) };
+    options[name] = flag.switch ? { type: 'boolean' } : { type: 'string', multiple: Boolean(flag.multiple) };
   const read = () => parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   let result: ReturnType<typeof read>;
   try {
@@ -99,13 +101,20 @@ export function parseCommandLine(spec: Command, argv: string[]): Parsed {
 /** A single-valued flag's value, or undefined when it is not given. */
 export function flag(parsed: Parsed, name: string): string | undefined {
   const value = parsed.flags[name];
+  if (typeof value === 'boolean') return undefined;
   return Array.isArray(value) ? value.at(-1) : value;
 }
 
 /** Every value of a flag that may be repeated. */
 export function flags(parsed: Parsed, name: string): string[] {
   const value = parsed.flags[name];
+  if (typeof value === 'boolean') return [];
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** Whether a switch (`--hidden`) is given. */
+export function given(parsed: Parsed, name: string): boolean {
+  return parsed.flags[name] === true;
 }
 
 /** Text that must not be blank, and at most `max` characters. */

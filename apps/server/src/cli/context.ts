@@ -1,19 +1,34 @@
+import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createUsersService, type UsersService } from '../modules/auth/users.service.js';
 import { type CatalogService, createCatalogService } from '../modules/catalog/catalog.service.js';
+import { createNodesService, type NodesService } from '../modules/nodes/nodes.service.js';
+import { createNoticeService, type NoticeService } from '../modules/notice/notice.service.js';
 import { createOrdersService, type OrdersService } from '../modules/orders/orders.service.js';
 import { createSubscriptionService, type SubscriptionService } from '../modules/subscription/subscription.service.js';
 import { connectRedis, MemoryStore, RedisStore, type Store } from '../plugins/app/store.js';
 import type { Config } from '../plugins/external/env.js';
 
+/** How long the command waits for Redis to answer before it goes on (calls that need it then fail at once). */
+const REDIS_WAIT_MS = 5000;
+
 /** The module services the admin commands work through; they never reach a repository or SQL themselves. */
 export type AdminServices = {
   catalog: CatalogService;
+  nodes: NodesService;
+  notice: NoticeService;
   orders: OrdersService;
   subscriptions: SubscriptionService;
   users: UsersService;
+  /** What the commands need of the configuration. */
+  settings: {
+    /** `PUBLIC_URL`: where node agents reach the node API. */
+    publicUrl: string;
+    /** True when the store is the servers' Redis, so that the nodes' heartbeats can be read. */
+    sharedStore: boolean;
+  };
 };
 
 export type AdminContext = { services: AdminServices; close(): Promise<void> };
@@ -33,15 +48,38 @@ export async function openAdminContext(config: Config, now: () => number = Date.
   }
   // With Redis the server's instances hear of the command's changes at once (the user lists nodes pull); without it
   // they pick them up within a minute.
-  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl)) : new MemoryStore(now);
+  const store: Store = config.redisUrl ? new RedisStore(await reachRedis(config.redisUrl)) : new MemoryStore(now);
   const catalog = createCatalogService(db, now);
   const subscriptions = createSubscriptionService({ db, store, publicUrl: config.publicUrl, now });
   const orders = createOrdersService(db, { catalog, subscriptions, now, timeoutMs: config.orderTimeoutMs });
   return {
-    services: { catalog, orders, subscriptions, users: createUsersService(db) },
+    services: {
+      catalog,
+      nodes: createNodesService(db, store, now),
+      notice: createNoticeService(db, now),
+      orders,
+      subscriptions,
+      users: createUsersService(db),
+      settings: { publicUrl: config.publicUrl, sharedStore: Boolean(config.redisUrl) },
+    },
     close: async () => {
       await store.close();
       await db.destroy();
     },
   };
+}
+
+/**
+ * A Redis connection once it is ready, or once it has failed or the wait is over: a Redis that is away does not hold
+ * the command up, and the calls that need it then fail at once (there is no offline queue) instead of waiting.
+ */
+async function reachRedis(url: string) {
+  const redis = connectRedis(url);
+  // Without a listener an unreachable Redis would print ioredis's "Unhandled error event" on every retry.
+  redis.on('error', () => {});
+  // `once` settles on the first of: ready, an error (it rejects), the end of the wait.
+  if (redis.status !== 'ready') {
+    await once(redis, 'ready', { signal: AbortSignal.timeout(REDIS_WAIT_MS) }).catch(() => undefined);
+  }
+  return redis;
 }

@@ -27,7 +27,7 @@ Usage: npm run admin -- <noun> <verb> [arguments] [--json]
 Exit status: 0 done, 1 the operation failed, 2 bad arguments, 78 bad configuration.`;
 
 function flagUsage(name: string, flag: FlagSpec): string {
-  const part = `--${name} ${flag.value}${flag.multiple ? ' …' : ''}`;
+  const part = flag.switch ? `--${name}` : `--${name} ${flag.value}${flag.multiple ? ' …' : ''}`;
   return flag.required ? part : `[${part}]`;
 }
 
@@ -39,11 +39,12 @@ function commandHelp(noun: string, verb: string, spec: Command): string {
     ...flags.map(([name, f]) => flagUsage(name, f)),
     '[--json]',
   ];
-  const width = Math.max(0, ...flags.map(([name, f]) => `--${name} ${f.value}`.length));
+  const written = (name: string, f: FlagSpec) => (f.switch ? `--${name}` : `--${name} ${f.value}`);
+  const width = Math.max(0, ...flags.map(([name, f]) => written(name, f).length));
   return [
     usage.join(' '),
     `    ${spec.summary}`,
-    ...flags.map(([name, f]) => `      ${`--${name} ${f.value}`.padEnd(width)}  ${f.help}`),
+    ...flags.map(([name, f]) => `      ${written(name, f).padEnd(width)}  ${f.help}`),
     `    e.g. ${spec.example}`,
   ].join('\n');
 }

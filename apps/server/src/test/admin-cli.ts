@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { runAdmin } from '../cli/run-admin.js';
 import type { TestDatabase } from './test-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -36,6 +37,22 @@ export function admin(databaseUrl: string, ...args: string[]): Promise<AdminRun>
       },
     );
   });
+}
+
+/**
+ * `admin <args>` in this process (runAdmin, as admin.ts calls it) on the database, with `env` added to the
+ * configuration: the same exit status and output as the child process, in a fraction of the time.
+ */
+export async function adminInProcess(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<AdminRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (text: string) => void out.push(text), err: (text: string) => void err.push(text) };
+  const status = await runAdmin(args, io, { NODE_ENV: 'test', DATABASE_URL: databaseUrl, ...env });
+  return { status, stdout: out.join(''), stderr: err.join('') };
 }
 
 /** The JSON document of a run that must succeed. */

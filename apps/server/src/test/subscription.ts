@@ -13,14 +13,14 @@ export async function customerWithPackage(app: TestApp, email: string, pkgId: nu
     .select(['id', 'uuid'])
     .where('email', '=', email)
     .executeTakeFirstOrThrow();
-  const customer = { api, token, id: user.id, email, buy: (id: number) => buy(app, customer, id) };
+  const customer = { api, token, id: user.id, email, buy: (id: number) => buy(customer, id) };
   if (pkgId !== null) await customer.buy(pkgId);
   return customer;
 }
 
 export type Customer = Awaited<ReturnType<typeof customerWithPackage>>;
 
-async function buy(app: TestApp, customer: { api: ReturnType<typeof httpClient>; token: string }, pkgId: number) {
+async function buy(customer: { api: ReturnType<typeof httpClient>; token: string }, pkgId: number) {
   const { body } = await customer.api.post('/mutenet/user/order/create', {
     form: { pkgId: String(pkgId), currency: 'USD', force: '1' },
     token: customer.token,
@@ -35,7 +35,9 @@ export const NODE_NAMES = (en: string) => ({ en, 'pt-BR': `${en} BR`, 'zh-Hans':
 /** Nodes of every protocol, added through the nodes service as the admin command line does. */
 export async function addNodes(app: TestApp) {
   const base = { labels: ['fast', 'stream'], rate: 1, host: 'node.example.com', visible: true };
-  const specs: Array<Omit<NodeInput, 'labels' | 'host' | 'visible' | 'names' | 'rate'> & { name: string; rate?: number }> = [
+  const specs: Array<
+    Omit<NodeInput, 'labels' | 'host' | 'visible' | 'names' | 'rate'> & { name: string; rate?: number }
+  > = [
     {
       name: 'Reality',
       protocol: 'vless',

@@ -1,8 +1,11 @@
 import type { Noun } from '../command.js';
 import { currencyCommands } from './currency.js';
+import { nodeCommands } from './node.js';
+import { noticeCommands } from './notice.js';
 import { orderCommands } from './order.js';
 import { packageCommands } from './package.js';
 import { planCommands } from './plan.js';
+import { userCommands } from './user.js';
 
 /** Every noun of `admin <noun> <verb>`, in the order help lists them; a later noun is one more file and line here. */
 export const COMMANDS: Record<string, Noun> = {
@@ -10,4 +13,7 @@ export const COMMANDS: Record<string, Noun> = {
   package: packageCommands,
   currency: currencyCommands,
   order: orderCommands,
+  user: userCommands,
+  node: nodeCommands,
+  notice: noticeCommands,
 };

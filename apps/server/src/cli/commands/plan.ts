@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../command.js';
 import { keyValues, table, toGb, yesNo } from '../output.js';
+import { hasTexts, merged, type Texts, texts } from '../texts.js';
 import { packageJson, pricesText } from './package.js';
 
 type PlanRow = NonNullable<Awaited<ReturnType<CatalogService['findPlan']>>>;
@@ -39,9 +40,6 @@ const FLAGS = {
   sort: { value: 'N', help: 'position in the list, smaller first (default 0)' },
 } satisfies Record<string, FlagSpec>;
 
-/** Texts given for some languages: `all` for every one, then the ones given per language over it. */
-type Texts = { all?: string; 'pt-BR'?: string; 'zh-Hans'?: string };
-
 type PlanFields = { group?: PlanGroup; names: Texts; contents: Texts; sort?: number };
 
 function planFields(parsed: Parsed): PlanFields {
@@ -56,11 +54,6 @@ function planFields(parsed: Parsed): PlanFields {
     }
     return value;
   };
-  const texts = (all?: string, pt?: string, zh?: string): Texts => ({
-    ...(all !== undefined ? { all } : {}),
-    ...(pt !== undefined ? { 'pt-BR': pt } : {}),
-    ...(zh !== undefined ? { 'zh-Hans': zh } : {}),
-  });
   const group = flag(parsed, 'group');
   const sort = flag(parsed, 'sort');
   return {
@@ -70,14 +63,6 @@ function planFields(parsed: Parsed): PlanFields {
     ...(sort !== undefined ? { sort: integer(sort, '--sort', -1_000_000, 1_000_000) } : {}),
   };
 }
-
-/** The texts to store: the given ones over `all`, or over what is stored when `all` is not given. */
-function merged(texts: Texts, stored: Localized): Localized {
-  const { all, ...perLanguage } = texts;
-  return all !== undefined ? localized(all, perLanguage) : { ...stored, ...perLanguage };
-}
-
-const hasTexts = (texts: Texts) => Object.keys(texts).length > 0;
 
 const parseTexts = (json: string) => JSON.parse(json) as Localized;
 

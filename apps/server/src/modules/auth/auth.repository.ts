@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 
@@ -13,6 +13,16 @@ export type UserRow = {
 export type NewUser = { email: string; name: string; passwordHash: string; inviteCode: string | null; uuid: string };
 
 export type SessionUser = { id: number; email: string };
+
+/** An account as the operator sees it: no password hash. */
+export type AccountRow = { id: number; email: string; name: string; banned: number; created_at: number };
+
+export type AccountFilter = { emailContains?: string; bannedOnly?: boolean; limit: number };
+
+const ACCOUNT_COLUMNS = ['id', 'email', 'name', 'banned', 'created_at'] as const;
+
+/** A LIKE pattern that matches `text` anywhere, with its own `%`, `_` and `\` taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 export class AuthRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -31,6 +41,31 @@ export class AuthRepository {
       .select(['id', 'email', 'name', 'password_hash', 'banned'])
       .where('id', '=', id)
       .executeTakeFirst();
+  }
+
+  findAccountByEmail(email: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('users').select(ACCOUNT_COLUMNS).where('email', '=', email).executeTakeFirst();
+  }
+
+  /** Accounts, newest first. */
+  listAccounts({ emailContains, bannedOnly, limit }: AccountFilter): Promise<AccountRow[]> {
+    let query = this.db.selectFrom('users').select(ACCOUNT_COLUMNS);
+    if (emailContains) query = query.where(sql<boolean>`email like ${containing(emailContains)} escape '\\'`);
+    if (bannedOnly) query = query.where('banned', '=', 1);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Bans or lifts the ban; a ban also revokes every session of the user, in one transaction. False: no such user. */
+  async setBanned(userId: number, banned: boolean): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('users')
+        .set({ banned: banned ? 1 : 0 })
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (banned) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      return result.numUpdatedRows > 0n;
+    });
   }
 
   /** The new user's id, or null when the email is taken. */

@@ -66,8 +66,14 @@ export class NodesService {
     const node = (await this.all()).find((candidate) => candidate.id === nodeId);
     const expected = this.#tokenHashes.get(nodeId);
     if (!node || !expected || !sameSecret(hashToken(token), expected)) return undefined;
-    if (nodeType && nodeType.toLowerCase() !== node.protocol) return undefined;
+    if (nodeType && agentNodeType(nodeType) !== node.protocol) return undefined;
     return node;
+  }
+
+  /** Whether each node's agent called the node API within the online window, as the store's heartbeats say. */
+  async isOnline(ids: number[]): Promise<boolean[]> {
+    const alive = await this.store.getMany(ids.map(aliveKey));
+    return alive.map((value) => value !== null);
   }
 
   async heartbeat(nodeId: number): Promise<void> {
@@ -158,6 +164,12 @@ export class NodesService {
     this.#cache = undefined;
     return changed ? token : undefined;
   }
+}
+
+/** The protocol an agent's `node_type` names: XrayR (as V2Board) calls VMess `V2ray`. */
+function agentNodeType(nodeType: string): string {
+  const type = nodeType.toLowerCase();
+  return type === 'v2ray' ? 'vmess' : type;
 }
 
 function toView(row: NodeRow): NodeView {

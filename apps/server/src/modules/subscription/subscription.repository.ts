@@ -259,6 +259,62 @@ export class SubscriptionRepository {
     return row?.user_id;
   }
 
+  /** Every package of the user, ended and expired ones too, with the names of the plans bought, in the order they run. */
+  allPackagesNamed(userId: number): Promise<Array<UserPackageRow & { plan_names: string; ended_at: number | null }>> {
+    return this.db
+      .selectFrom('user_packages')
+      .innerJoin('orders', 'orders.id', 'user_packages.order_id')
+      .select(COLUMNS.map((column) => `user_packages.${column}` as const))
+      .select(['orders.plan_names', 'user_packages.ended_at'])
+      .where('user_packages.user_id', '=', userId)
+      .orderBy('user_packages.starts_at')
+      .orderBy('user_packages.id')
+      .execute() as Promise<Array<UserPackageRow & { plan_names: string; ended_at: number | null }>>;
+  }
+
+  /**
+   * Moves the end of every live package of the user `ms` later, and the start of each one not yet begun, so that the
+   * queue keeps its order and leaves no gap. Returns how many packages moved.
+   */
+  async extendLive(userId: number, ms: number, now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('user_packages')
+      .set((eb) => ({
+        ends_at: eb('ends_at', '+', ms),
+        starts_at: eb
+          .case()
+          .when('starts_at', '>', now)
+          .then(eb('starts_at', '+', ms))
+          .else(eb.ref('starts_at'))
+          .end(),
+      }))
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .where('ends_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Raises the allowance of the user's running package by `bytes`; false when nothing runs. */
+  async raiseRunningAllowance(userId: number, bytes: number, now: number): Promise<boolean> {
+    const running = this.db
+      .selectFrom('user_packages as running')
+      .select('running.id')
+      .where('running.user_id', '=', userId)
+      .where('running.ended_at', 'is', null)
+      .where('running.starts_at', '<=', now)
+      .where('running.ends_at', '>', now)
+      .orderBy('running.starts_at')
+      .orderBy('running.id')
+      .limit(1);
+    const result = await this.db
+      .updateTable('user_packages')
+      .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
+      .where('id', '=', running)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async reschedule(id: number, startsAt: number, endsAt: number): Promise<void> {
     await this.db
       .updateTable('user_packages')

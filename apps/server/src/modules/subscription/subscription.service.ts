@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { type PackageStat, type RequestLanguage, SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
 import { type Executor, inTransaction } from '../../db/transaction.js';
-import { pickLanguage } from '../../lib/localized.js';
+import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import {
@@ -31,6 +31,23 @@ export type PaidOrder = {
   planGroup: 'traffic' | 'durational';
   days: number;
   trafficBytes: number;
+};
+
+/** Where a package stands: running now, waiting its turn, run out of time, or ended early (refund, chargeback). */
+export type PackageState = 'running' | 'queued' | 'expired' | 'ended';
+
+/** One package of a customer, as the operator sees it. */
+export type CustomerPackage = {
+  id: number;
+  orderId: number;
+  planNames: Localized;
+  group: 'traffic' | 'durational';
+  state: PackageState;
+  startsAt: number;
+  endsAt: number;
+  /** Traffic of the current period (of the last one for a package that is over). */
+  trafficUsed: number;
+  trafficTotal: number;
 };
 
 /** The subscription service on a database, as the plugin and the admin command line build it. */
@@ -208,6 +225,48 @@ export class SubscriptionService {
     const now = this.now();
     const userId = await repository.endByOrder(orderId, now);
     if (userId !== undefined) await this.#closeGaps(repository, userId, now);
+  }
+
+  // Operator side (the admin command line).
+
+  /** Every package of the customer, ended and expired ones too, in the order they run. */
+  async packagesOf(userId: number): Promise<CustomerPackage[]> {
+    const now = this.now();
+    return (await this.repository.allPackagesNamed(userId)).map((pkg) => {
+      const state: PackageState =
+        pkg.ended_at !== null ? 'ended' : pkg.ends_at <= now ? 'expired' : pkg.starts_at > now ? 'queued' : 'running';
+      return {
+        id: pkg.id,
+        orderId: pkg.order_id,
+        planNames: JSON.parse(pkg.plan_names) as Localized,
+        group: pkg.plan_group,
+        state,
+        startsAt: pkg.starts_at,
+        endsAt: pkg.ends_at,
+        trafficUsed: state === 'running' ? usedNow(pkg, now).total : pkg.traffic_used,
+        trafficTotal: pkg.traffic_total,
+      };
+    });
+  }
+
+  /**
+   * Gives the customer `days` more: the running package ends that much later and the queued ones move after it.
+   * False when the customer has no live package.
+   */
+  async addDays(userId: number, days: number): Promise<boolean> {
+    const moved = await this.repository.extendLive(userId, days * DAY_MS, this.now());
+    if (moved > 0) await this.touchUsers();
+    return moved > 0;
+  }
+
+  /**
+   * Raises the allowance of the running package by `bytes` (for a durational package, of every period); a customer
+   * who had used it up is served again. False when nothing runs.
+   */
+  async addAllowance(userId: number, bytes: number): Promise<boolean> {
+    const raised = await this.repository.raiseRunningAllowance(userId, bytes, this.now());
+    if (raised) await this.touchUsers();
+    return raised;
   }
 
   /** Called after the caller's transaction commits: the user list nodes pull has changed. */
