@@ -26,6 +26,8 @@ export async function insertAccount(server: E2eServer, email: string, password =
 /** Logs in through the login screen and waits for the dashboard. */
 export async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/person/login');
+  // A picture that arrives after the code was typed clears it: wait for it first (it can be slow on a busy machine).
+  await page.getByTestId('captcha-image').waitFor();
   await page.getByTestId('email').fill(email);
   await page.getByTestId('password').fill(password);
   await page.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);

@@ -2,20 +2,15 @@ import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { cssVariablesResolver, theme } from '../components/ui/theme';
 import { i18n } from '../i18n/i18n';
+import { useRefetchLocalizedOnLanguageChange } from '../lib/react-query';
 
 /** Everything a screen needs around it: theme, toasts, translations and the query cache. */
 export function AppProvider({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  useEffect(() => {
-    // Answers written in the request language are fetched again in the new one.
-    const refetchLocalized = () =>
-      void queryClient.invalidateQueries({ predicate: (query) => query.meta?.localized === true });
-    i18n.on('languageChanged', refetchLocalized);
-    return () => i18n.off('languageChanged', refetchLocalized);
-  }, [queryClient]);
+  useRefetchLocalizedOnLanguageChange(queryClient);
 
   return (
     <I18nextProvider i18n={i18n}>

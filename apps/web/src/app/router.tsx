@@ -13,6 +13,10 @@ const ShowDocxRoute = lazy(() => import('./routes/show-docx'));
 const AppLayoutRoute = lazy(() => import('./routes/app-layout'));
 const PersonRoute = lazy(() => import('./routes/person'));
 const PlaceholderRoute = lazy(() => import('./routes/placeholder'));
+const ShopRoute = lazy(() => import('./routes/shop'));
+const ShopConfigureRoute = lazy(() => import('./routes/shop-configure'));
+const OrdersRoute = lazy(() => import('./routes/orders'));
+const OrderStatusRoute = lazy(() => import('./routes/order-status'));
 
 const titled = (title: RouteHandle['title']): RouteHandle => ({ title });
 
@@ -32,19 +36,19 @@ export const routes: RouteObject[] = [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
           { path: `${PATHS.dashboard}/:from?/:lang?`, element: <PlaceholderRoute />, handle: titled('nav.dashboard') },
           { path: PATHS.knowledgeBase, element: <PlaceholderRoute />, handle: titled('nav.knowledgeBase') },
-          { path: `${PATHS.shop}/:from?/:lang?`, element: <PlaceholderRoute />, handle: titled('nav.purchase') },
+          { path: `${PATHS.shop}/:from?/:lang?`, element: <ShopRoute />, handle: titled('nav.purchase') },
           {
             path: `${PATHS.nodeStatus}/:from?/:lang?`,
             element: <PlaceholderRoute />,
             handle: titled('nav.nodeStatus'),
           },
-          { path: `${PATHS.orders}/:from?/:lang?`, element: <PlaceholderRoute />, handle: titled('nav.myOrder') },
+          { path: `${PATHS.orders}/:from?/:lang?`, element: <OrdersRoute />, handle: titled('nav.myOrder') },
           { path: PATHS.invite, element: <PlaceholderRoute />, handle: titled('nav.invite') },
           { path: PATHS.help, element: <PlaceholderRoute />, handle: titled('nav.help') },
           { path: PATHS.flow, element: <PlaceholderRoute />, handle: titled('nav.flow') },
           { path: PATHS.userCentre, element: <PersonRoute />, handle: titled('nav.userCentre') },
-          { path: `${PATHS.shopConfigure}/:obj`, element: <PlaceholderRoute />, handle: titled('nav.configure') },
-          { path: `${PATHS.orderStatus}/:params`, element: <PlaceholderRoute />, handle: titled('nav.orderDetails') },
+          { path: `${PATHS.shopConfigure}/:obj`, element: <ShopConfigureRoute />, handle: titled('nav.configure') },
+          { path: `${PATHS.orderStatus}/:params`, element: <OrderStatusRoute />, handle: titled('nav.orderDetails') },
           { path: '*', element: <Navigate to={PATHS.home} replace /> },
         ],
       },

@@ -3,7 +3,7 @@ import ky from 'ky';
 import { z } from 'zod';
 import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
 import type { Resources } from '../i18n/resources/en';
-import { toastError, toastMistake } from './notify';
+import { type ToastOptions, toastError, toastMistake } from './notify';
 import { clearStorage, getToken } from './storage';
 
 /** Spec section 7: 5 s for a call, 10 s for the helper calls (captcha, email code). */
@@ -90,6 +90,8 @@ export type CallOptions = {
   timeout?: number;
   /** Envelope codes the caller handles itself: they raise an `ApiError` without a toast. */
   quietCodes?: readonly number[];
+  /** How the error toasts of this call show (the order details screen keeps them 2.5 s). */
+  toast?: ToastOptions;
 };
 
 export type ApiResponse<E extends Endpoint> = { body: z.infer<E['response']>; headers: Headers };
@@ -112,14 +114,14 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-function failHttp(status: number, serverMessage: string | undefined): never {
+function failHttp(status: number, serverMessage: string | undefined, toast: ToastOptions | undefined): never {
   const message = serverMessage || statusText(status);
   if (status === 401) {
     clearStorage();
-    toastError(message);
+    toastError(message, toast);
     unauthorizedHandler();
   } else {
-    toastError(message);
+    toastError(message, toast);
   }
   throw new ApiError('http', message, { status });
 }
@@ -143,24 +145,24 @@ export async function callEndpoint<E extends Endpoint>(
     });
   } catch (error) {
     const message = i18n.t('toast.networkError');
-    toastError(message);
+    toastError(message, options.toast);
     throw new ApiError('network', message, { data: error });
   }
 
   const body = await readBody(response);
   const envelope = AnyEnvelopeSchema.safeParse(body);
-  if (!response.ok) failHttp(response.status, envelope.success ? envelope.data.msg : undefined);
+  if (!response.ok) failHttp(response.status, envelope.success ? envelope.data.msg : undefined, options.toast);
 
   if (envelope.success && envelope.data.code !== SUCCESS_CODE) {
     const { code, msg, data } = envelope.data;
-    if (!options.quietCodes?.includes(code)) toastMistake(msg);
+    if (!options.quietCodes?.includes(code)) toastMistake(msg, options.toast);
     throw new ApiError('business', msg, { status: response.status, code, data });
   }
 
   const parsed = endpoint.response.safeParse(body);
   if (!parsed.success) {
     const message = i18n.t('toast.invalidResponse');
-    toastError(message);
+    toastError(message, options.toast);
     throw new ApiError('invalid', message, { status: response.status, data: parsed.error });
   }
   return { body: parsed.data as z.infer<E['response']>, headers: response.headers };

@@ -1,4 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { i18n } from '../i18n/i18n';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -17,4 +19,14 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/** Answers written in the request language are fetched again in the new one when the language changes. */
+export function useRefetchLocalizedOnLanguageChange(queryClient: QueryClient): void {
+  useEffect(() => {
+    const refetchLocalized = () =>
+      void queryClient.invalidateQueries({ predicate: (query) => query.meta?.localized === true });
+    i18n.on('languageChanged', refetchLocalized);
+    return () => i18n.off('languageChanged', refetchLocalized);
+  }, [queryClient]);
 }

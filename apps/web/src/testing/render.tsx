@@ -8,7 +8,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router';
 import { cssVariablesResolver, theme } from '../components/ui/theme';
 import { i18n } from '../i18n/i18n';
-import { createQueryClient } from '../lib/react-query';
+import { createQueryClient, useRefetchLocalizedOnLanguageChange } from '../lib/react-query';
 
 /** Shows where the router is, for assertions on redirects. */
 function LocationProbe() {
@@ -22,6 +22,7 @@ function LocationProbe() {
 
 export function TestProviders({ children, path = '/' }: { children: ReactNode; path?: string }) {
   const [queryClient] = useState(createQueryClient);
+  useRefetchLocalizedOnLanguageChange(queryClient);
   return (
     <StrictMode>
       <I18nextProvider i18n={i18n}>

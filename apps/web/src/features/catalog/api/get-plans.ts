@@ -1,0 +1,17 @@
+import { getPlans, type Plans } from '@mutenet/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callEndpoint } from '../../../lib/api-client';
+
+export async function fetchPlans(): Promise<Plans> {
+  const { body } = await callEndpoint(getPlans);
+  return body.data;
+}
+
+/** Names and descriptions come in the request language: fetched again when it changes. */
+export function plansQueryOptions() {
+  return queryOptions({ queryKey: ['catalog', 'plans'], queryFn: fetchPlans, meta: { localized: true } });
+}
+
+export function usePlans() {
+  return useQuery(plansQueryOptions());
+}
