@@ -3,14 +3,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { runAdmin } from '../cli/run-admin.js';
-import type { TestDatabase } from './test-app.js';
+import { POSTGRES_URL, type TestDatabase, withPostgres } from './test-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const ENTRY = 'apps/server/src/cli/admin.ts';
-const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 
 export type AdminRun = { status: number; stdout: string; stderr: string };
 
@@ -67,16 +65,6 @@ export function expectFailure(run: AdminRun, status: 1 | 2, message: RegExp) {
   expect({ status: run.status, stdout: run.stdout }).toEqual({ status, stdout: '' });
   expect(run.stderr).toMatch(/^admin: [^\n]+\n$/);
   expect(run.stderr).toMatch(message);
-}
-
-async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { loadConfig } from '../plugins/external/env.js';
 
 /** The databases every repository-touching suite runs on: SQLite always, PostgreSQL where CI provides one. */
 export type TestDatabase = 'sqlite' | 'postgres';
-const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 export const REDIS_URL = process.env.TEST_REDIS_URL;
 export const DATABASES: TestDatabase[] = POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
@@ -36,7 +36,8 @@ export function newRedisKeyPrefix(): string {
   return `test:${randomBytes(6).toString('hex')}:`;
 }
 
-async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** A short-lived connection to the test PostgreSQL, for making and dropping schemas. */
+export async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
