@@ -18,6 +18,7 @@ import errorsPlugin from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
 import jobsPlugin from './plugins/app/jobs.js';
 import mailPlugin from './plugins/app/mail.js';
+import metricsPlugin from './plugins/app/metrics.js';
 import storePlugin from './plugins/app/store.js';
 import webPlugin from './plugins/app/web.js';
 import type { Config } from './plugins/external/env.js';
@@ -78,6 +79,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   await app.register(httpPlugin);
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(storePlugin, { redisUrl: config.redisUrl, now, ...(redisKeyPrefix ? { redisKeyPrefix } : {}) });
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, { databaseUrl: config.databaseUrl, searchPath });

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
-import { openDatabase } from '../db/database.js';
+import { type BackupResult, backupSqlite } from '../db/backup.js';
+import { type Dialect, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createUsersService, type UsersService } from '../modules/auth/users.service.js';
 import { type CatalogService, createCatalogService } from '../modules/catalog/catalog.service.js';
@@ -22,6 +23,12 @@ export type AdminServices = {
   orders: OrdersService;
   subscriptions: SubscriptionService;
   users: UsersService;
+  /** The database file itself, for backups. */
+  database: {
+    dialect: Dialect;
+    /** A consistent online copy of a SQLite database in `file`, replacing it if it exists. */
+    backup(file: string): Promise<BackupResult>;
+  };
   /** What the commands need of the configuration. */
   settings: {
     /** `PUBLIC_URL`: where node agents reach the node API. */
@@ -39,7 +46,7 @@ export type AdminContext = { services: AdminServices; close(): Promise<void> };
  * factories as the plugins.
  */
 export async function openAdminContext(config: Config, now: () => number = Date.now): Promise<AdminContext> {
-  const { db } = openDatabase(config.databaseUrl, { poolSize: 2 });
+  const { db, dialect } = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     await migrateToLatest(db as Kysely<unknown>);
   } catch (error) {
@@ -60,6 +67,7 @@ export async function openAdminContext(config: Config, now: () => number = Date.
       orders,
       subscriptions,
       users: createUsersService(db),
+      database: { dialect, backup: (file) => backupSqlite(config.databaseUrl, file) },
       settings: { publicUrl: config.publicUrl, sharedStore: Boolean(config.redisUrl) },
     },
     close: async () => {

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { NodeInput } from '../modules/nodes/nodes.service.js';
 import { signUp } from './accounts.js';
 import { httpClient } from './http-client.js';
+import { NODE_SPECS } from './node-specs.js';
 import type { TestApp } from './test-app.js';
 
 /** A signed-up customer who bought and paid a package through the real calls; force queues it after a live one. */
@@ -35,48 +36,8 @@ export const NODE_NAMES = (en: string) => ({ en, 'pt-BR': `${en} BR`, 'zh-Hans':
 /** Nodes of every protocol, added through the nodes service as the admin command line does. */
 export async function addNodes(app: TestApp) {
   const base = { labels: ['fast', 'stream'], rate: 1, host: 'node.example.com', visible: true };
-  const specs: Array<
-    Omit<NodeInput, 'labels' | 'host' | 'visible' | 'names' | 'rate'> & { name: string; rate?: number }
-  > = [
-    {
-      name: 'Reality',
-      protocol: 'vless',
-      port: 443,
-      rate: 1.5,
-      settings: {
-        network: 'tcp',
-        tls: 'reality',
-        sni: 'www.microsoft.com',
-        flow: 'xtls-rprx-vision',
-        fingerprint: 'chrome',
-        realityPublicKey: 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw',
-        realityPrivateKey: 'SMTqxmd9bZbLaykpNiHlRxpP9Y0wGcN3K6a8ZS7G2Hk',
-        realityShortId: '6ba85179e30d4fc2',
-      },
-    },
-    {
-      name: 'VMess WS',
-      protocol: 'vmess',
-      port: 8443,
-      settings: { network: 'ws', path: '/ws', hostHeader: 'cdn.example.com', tls: 'tls' },
-    },
-    { name: 'Trojan', protocol: 'trojan', port: 9443, settings: { network: 'tcp', tls: 'tls' } },
-    {
-      name: 'SS 2022',
-      protocol: 'shadowsocks',
-      port: 8388,
-      settings: { network: 'tcp', tls: 'none', cipher: '2022-blake3-aes-128-gcm' },
-    },
-    {
-      name: 'Hy2',
-      protocol: 'hysteria2',
-      port: 443,
-      settings: { network: 'tcp', tls: 'tls', obfsPassword: 'obfs-secret' },
-    },
-    { name: 'TUIC', protocol: 'tuic', port: 10443, settings: { network: 'tcp', tls: 'tls', congestionControl: 'bbr' } },
-  ];
   const nodes = [];
-  for (const spec of specs) {
+  for (const spec of NODE_SPECS) {
     const { name, ...rest } = spec;
     const input: NodeInput = { ...base, ...rest, names: NODE_NAMES(name) };
     nodes.push({ ...(await app.app.nodes.add(input)), protocol: spec.protocol, rate: input.rate, name });

@@ -1,4 +1,5 @@
 import type { Noun } from '../command.js';
+import { backupCommands } from './backup.js';
 import { currencyCommands } from './currency.js';
 import { nodeCommands } from './node.js';
 import { noticeCommands } from './notice.js';
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, Noun> = {
   user: userCommands,
   node: nodeCommands,
   notice: noticeCommands,
+  backup: backupCommands,
 };

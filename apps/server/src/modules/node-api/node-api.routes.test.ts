@@ -112,6 +112,15 @@ describe.each(DATABASES)('node API on %s', (database) => {
     expect(users.every((user) => Number.isInteger(user.id))).toBe(true);
     expect(users.map((user) => user.id)).not.toContain(idle.id);
 
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const identity = await httpClient(app.url).get(
+      `/api/v1/server/UniProxy/user?node_id=${nodes[0]!.id}&node_type=vless&token=${nodes[0]!.token}`,
+      { headers: { 'accept-encoding': 'identity' } },
+    );
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(identity.body).toEqual(first.body);
+    expect(identity.headers.get('etag')).toBe(first.headers.get('etag'));
+
     const etag = first.headers.get('etag')!;
     const reads = vi.spyOn(app.app.subscriptions, 'usableUsers');
     try {
@@ -168,6 +177,18 @@ describe.each(DATABASES)('node API on %s', (database) => {
       expect(pkg!.upload_used).toBe(Math.round(100 * rates * rounds));
       expect(pkg!.download_used).toBe(Math.round(200 * rates * rounds));
     }
+  });
+
+  it('takes a push naming 50,000 users in one request', async () => {
+    const buyers = await Promise.all([newCustomer(seeded.traffic30), newCustomer(seeded.traffic30)]);
+    const traffic: Record<string, [number, number]> = {};
+    for (let id = 1_000_000; id < 1_050_000 - buyers.length; id++) traffic[id] = [1, 1];
+    for (const buyer of buyers) traffic[buyer.id] = [7, 9];
+    const trojan = nodes.find((node) => node.protocol === 'trojan')!;
+    const { status, body } = await agent(app, trojan).push(traffic);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: true });
+    for (const buyer of buyers) expect((await usedBy(buyer))[0]).toMatchObject({ upload_used: 7, download_used: 9 });
   });
 
   it('drops a user whose allowance is used up at the next pull, and starts the queued package', async () => {

@@ -17,11 +17,24 @@ declare module 'fastify' {
   }
 }
 
-/** Answers with the body and its quoted-hash ETag, or 304 when the agent already has it. */
-function sendTagged(request: FastifyRequest, reply: FastifyReply, body: string, etag: string) {
-  reply.header('etag', etag).header('cache-control', 'no-cache');
+/**
+ * Answers with the body and its quoted-hash ETag, or 304 when the agent already has it; a body kept gzipped is sent
+ * as it is to an agent that accepts gzip (V2bX's HTTP client asks for it by default).
+ */
+function sendTagged(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: string | Buffer,
+  etag: string,
+  gzipped?: Buffer,
+) {
+  reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body);
+  reply.type('application/json; charset=utf-8');
+  if (gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    return reply.header('content-encoding', 'gzip').send(gzipped);
+  }
+  return reply.send(body);
 }
 
 function checkSize(report: Record<string, unknown>) {
@@ -53,7 +66,7 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
 
   app.get(`${NODE_API_PREFIX}/user`, async (request, reply) => {
     const list = await users.current();
-    return sendTagged(request, reply, list.body, list.etag);
+    return sendTagged(request, reply, list.body, list.etag, list.gzipped);
   });
 
   app.post(`${NODE_API_PREFIX}/push`, {

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
 
 /** However quiet the writes, a cached list is rebuilt at least this often (operator changes without Redis). */
 export const USER_LIST_MAX_AGE_MS = 60_000;
 
-export type UserList = { body: string; etag: string };
+/** The list as bytes, and gzipped once per rebuild: agents pull it every minute, and re-encoding 100,000 users each
+ * time would cost far more than serving it. */
+export type UserList = { body: Buffer; gzipped: Buffer; etag: string };
+
+const gzipAsync = promisify(gzip);
 
 type Entry = UserList & { version: string | null; validUntil: number };
 
@@ -38,11 +44,14 @@ export class UserListCache {
       this.subscriptions.usableUsers(),
       this.subscriptions.nextScheduleChange(),
     ]);
-    const body = JSON.stringify({
-      users: users.map((user) => ({ id: user.id, uuid: user.uuid, speed_limit: 0, device_limit: 0 })),
-    });
+    const body = Buffer.from(
+      JSON.stringify({
+        users: users.map((user) => ({ id: user.id, uuid: user.uuid, speed_limit: 0, device_limit: 0 })),
+      }),
+    );
     const entry: Entry = {
       body,
+      gzipped: await gzipAsync(body),
       etag: `"${createHash('sha1').update(body).digest('hex')}"`,
       version,
       validUntil: Math.min(nextChange ?? Number.POSITIVE_INFINITY, now + USER_LIST_MAX_AGE_MS),

@@ -10,8 +10,12 @@ declare module 'fastify' {
 
 export default fp<{ now?: () => number }>(
   async (fastify, { now = Date.now }) => {
-    fastify.decorate('nodes', createNodesService(fastify.db, fastify.store, now));
+    const service = createNodesService(fastify.db, fastify.store, now);
+    fastify.decorate('nodes', service);
+    fastify.metrics.gauge('mutenet_nodes_online', 'Visible nodes whose agent called within the online window.', () =>
+      service.onlineCount(),
+    );
     await fastify.register(nodesRoutes);
   },
-  { name: 'nodes', dependencies: ['db', 'store', 'auth'] },
+  { name: 'nodes', dependencies: ['db', 'store', 'auth', 'metrics'] },
 );

@@ -80,6 +80,12 @@ export class NodesService {
     await this.store.set(aliveKey(nodeId), String(this.now()), NODE_ONLINE_WINDOW_MS);
   }
 
+  /** How many visible nodes are online, as the store's heartbeats say. */
+  async onlineCount(): Promise<number> {
+    const nodes = (await this.all()).filter((node) => node.visible);
+    return (await this.isOnline(nodes.map((node) => node.id))).filter(Boolean).length;
+  }
+
   /** The node list of the customer's status page. */
   async customerList(language: RequestLanguage): Promise<Node[]> {
     const nodes = (await this.all()).filter((node) => node.visible);

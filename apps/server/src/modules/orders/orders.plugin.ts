@@ -22,8 +22,11 @@ export default fp<OrdersOptions>(
       timeoutMs,
     });
     fastify.decorate('orders', service);
+    fastify.metrics.gauge('mutenet_orders', 'Orders by stored status.', async () =>
+      Object.entries(await service.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    );
     fastify.jobs.every('order-timeout', ORDER_TIMEOUT_JOB_MS, () => service.timeOutDue());
     await fastify.register(ordersRoutes);
   },
-  { name: 'orders', dependencies: ['db', 'auth', 'catalog', 'subscription', 'jobs'] },
+  { name: 'orders', dependencies: ['db', 'auth', 'catalog', 'subscription', 'jobs', 'metrics'] },
 );

@@ -123,6 +123,16 @@ export class OrdersRepository {
     return (await query.returning(COLUMNS).executeTakeFirst()) as OrderRow | undefined;
   }
 
+  /** How many orders there are in each status that has any. */
+  async countByStatus(): Promise<Array<{ status: OrderStatus; count: number }>> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .select((eb) => ['status', eb.fn.countAll().as('count')])
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status as OrderStatus, count: Number(row.count) }));
+  }
+
   /** Times out every unpaid order past its due time (of one customer and plan, when given); returns how many. */
   async timeOutDue(now: number, scope?: { userId: number; planId: number }): Promise<number> {
     let query = this.db

@@ -1,5 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { ORDER_NO_PATTERN, type Order, type OrderStatus, type RequestLanguage } from '@mutenet/contract';
+import {
+  ORDER_NO_PATTERN,
+  ORDER_STATUSES,
+  type Order,
+  type OrderStatus,
+  type RequestLanguage,
+} from '@mutenet/contract';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickLanguage } from '../../lib/localized.js';
@@ -110,6 +116,13 @@ export class OrdersService {
   }
 
   /** The customer's orders, newest first; with a number, just that one (none when it is not theirs). */
+  /** How many orders are stored in each status, every status listed (for the metrics). */
+  async countByStatus(): Promise<Record<OrderStatus, number>> {
+    const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
+    for (const { status, count } of await this.deps.repository.countByStatus()) counts[status] = count;
+    return counts;
+  }
+
   async list(userId: number, language: RequestLanguage, no?: string): Promise<Order[]> {
     if (no !== undefined) {
       const row = ORDER_NO_PATTERN.test(no) ? await this.deps.repository.findByNo(no, userId) : undefined;

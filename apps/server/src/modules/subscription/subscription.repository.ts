@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isPostgres } from '../../db/column-types.js';
 import type { Executor } from '../../db/transaction.js';
 
 export type UserPackageRow = {
@@ -25,8 +26,6 @@ export type SubscriberRow = { id: number; uuid: string; banned: number; sub_nonc
 
 /** A durational package's allowance renews every 30 days from its start. */
 export const PERIOD_MS = 30 * 24 * 3600_000;
-// Each pushed user takes three parameters; SQLite allows 32,766 in one statement.
-const TRAFFIC_CHUNK = 2000;
 
 export type NewUserPackage = Omit<UserPackageRow, 'id' | 'traffic_used' | 'upload_used' | 'download_used' | 'period'>;
 
@@ -134,65 +133,58 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Adds each user's bytes to their running package, in chunks of one statement each, starting a new period's
-   * counters where a durational package has entered one. Returns the users whose allowance is now used up.
+   * Adds each user's bytes to their running package in one statement whose text never changes (the pushed rows
+   * travel as arrays on PostgreSQL and as JSON on SQLite, so neither planning nor parameter limits grow with a
+   * push), starting a new period's counters where a durational package has entered one. Returns the users whose
+   * running package's allowance is now used up.
    */
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
-    for (let start = 0; start < entries.length; start += TRAFFIC_CHUNK) {
-      const chunk = entries.slice(start, start + TRAFFIC_CHUNK);
-      // A derived table of the pushed rows; SELECT … UNION ALL, as SQLite names no VALUES columns.
-      const pushed = sql.join(
-        chunk.map(
-          (entry) =>
-            sql`select cast(${entry.userId} as bigint) as user_id, cast(${entry.upload} as bigint) as up, cast(${entry.download} as bigint) as down`,
-        ),
-        sql` union all `,
-      );
-      const period = currentPeriod(now);
-      await sql`
-        update user_packages set
-          upload_used = case when period = ${period} then upload_used + pushed.up else pushed.up end,
-          download_used = case when period = ${period} then download_used + pushed.down else pushed.down end,
-          traffic_used = case when period = ${period} then traffic_used + pushed.up + pushed.down else pushed.up + pushed.down end,
-          period = ${period}
-        from (${pushed}) as pushed
-        where user_packages.id = (
-          select running.id from user_packages as running
-          where running.user_id = pushed.user_id and running.ended_at is null
-            and running.starts_at <= ${now} and running.ends_at > ${now}
-          order by running.starts_at, running.id limit 1
-        )`.execute(this.db);
-    }
-    const exhausted = await this.db
-      .selectFrom('user_packages')
-      .select('user_id')
-      .distinct()
-      .where(
-        'user_id',
-        'in',
-        entries.map((entry) => entry.userId),
+    const pushed = isPostgres(this.db)
+      ? sql`unnest(
+          cast(${entries.map((entry) => entry.userId)} as bigint[]),
+          cast(${entries.map((entry) => entry.upload)} as bigint[]),
+          cast(${entries.map((entry) => entry.download)} as bigint[])
+        ) as pushed(user_id, up, down)`
+      : sql`(select cast(json_extract(value, '$[0]') as integer) as user_id,
+                    cast(json_extract(value, '$[1]') as integer) as up,
+                    cast(json_extract(value, '$[2]') as integer) as down
+             from json_each(${JSON.stringify(entries.map((entry) => [entry.userId, entry.upload, entry.download]))})) as pushed`;
+    const period = currentPeriod(now);
+    const { rows } = await sql<{ user_id: number; exhausted: number }>`
+      update user_packages set
+        upload_used = case when period = ${period} then upload_used + pushed.up else pushed.up end,
+        download_used = case when period = ${period} then download_used + pushed.down else pushed.down end,
+        traffic_used = case when period = ${period} then traffic_used + pushed.up + pushed.down else pushed.up + pushed.down end,
+        period = ${period}
+      from ${pushed}
+      where user_packages.id = (
+        select running.id from user_packages as running
+        where running.user_id = pushed.user_id and running.ended_at is null
+          and running.starts_at <= ${now} and running.ends_at > ${now}
+        order by running.starts_at, running.id limit 1
       )
-      .where('ended_at', 'is', null)
-      .where('starts_at', '<=', now)
-      .where('ends_at', '>', now)
-      .whereRef('traffic_used', '>=', 'traffic_total')
-      .execute();
-    return exhausted.map((row) => row.user_id);
+      returning user_packages.user_id as user_id,
+        case when user_packages.traffic_used >= user_packages.traffic_total then 1 else 0 end as exhausted`.execute(
+      this.db,
+    );
+    return rows.filter((row) => Number(row.exhausted) === 1).map((row) => Number(row.user_id));
   }
 
   /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
   async endExhaustedTrafficPackages(userIds: number[], now: number): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.db
-      .updateTable('user_packages')
-      .set({ ends_at: now })
-      .where('user_id', 'in', userIds)
-      .where('plan_group', '=', 'traffic')
-      .where('ended_at', 'is', null)
-      .where('starts_at', '<=', now)
-      .where('ends_at', '>', now)
-      .whereRef('traffic_used', '>=', 'traffic_total')
-      .execute();
+    // In slices, so that a push that used up many allowances at once stays within the parameter limits.
+    for (let start = 0; start < userIds.length; start += 1000) {
+      await this.db
+        .updateTable('user_packages')
+        .set({ ends_at: now })
+        .where('user_id', 'in', userIds.slice(start, start + 1000))
+        .where('plan_group', '=', 'traffic')
+        .where('ended_at', 'is', null)
+        .where('starts_at', '<=', now)
+        .where('ends_at', '>', now)
+        .whereRef('traffic_used', '>=', 'traffic_total')
+        .execute();
+    }
   }
 
   findSubscriberByTokenHash(tokenHash: string): Promise<SubscriberRow | undefined> {

@@ -19,16 +19,20 @@ export default fp(
     const timers: NodeJS.Timeout[] = [];
     const pending: Array<() => void> = [];
     let listening = false;
+    const runs = fastify.metrics.counter('mutenet_job_runs_total', 'Runs of each background job.');
+    const failures = fastify.metrics.counter('mutenet_job_failures_total', 'Runs of each background job that failed.');
 
     const start = (name: string, everyMs: number, work: () => Promise<unknown>) => {
       let running = false;
       const timer = setInterval(async () => {
         if (running) return;
         running = true;
+        runs.inc({ job: name });
         try {
           const result = await work();
           if (typeof result === 'number' && result > 0) fastify.log.info({ job: name, changed: result }, 'job ran');
         } catch (error) {
+          failures.inc({ job: name });
           fastify.log.warn({ job: name, err: error }, 'job failed; it runs again at its next turn');
         } finally {
           running = false;
@@ -52,5 +56,5 @@ export default fp(
       for (const timer of timers) clearInterval(timer);
     });
   },
-  { name: 'jobs' },
+  { name: 'jobs', dependencies: ['metrics'] },
 );

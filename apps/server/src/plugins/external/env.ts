@@ -59,6 +59,7 @@ const EnvSchema = z
       .default(1800),
     PAYMENT_SANDBOX: optional(z.enum(['true', 'false', '1', '0'])),
     PAYMENT_SANDBOX_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
+    METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     SEED_DEMO_CATALOG: z.enum(['true', 'false', '1', '0']).default('false'),
     DOWNLOAD_URL_OFFICIAL_ANDROID: optional(url),
     DOWNLOAD_URL_V2RAYNG: optional(url),
@@ -98,6 +99,7 @@ export type Config = {
   paymentSandbox: boolean;
   paymentSandboxSecret: string | undefined;
   seedDemoCatalog: boolean;
+  metricsToken: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +141,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     paymentSandbox: env.PAYMENT_SANDBOX ? isTrue(env.PAYMENT_SANDBOX as string) : env.NODE_ENV !== 'production',
     paymentSandboxSecret: env.PAYMENT_SANDBOX_SECRET as string | undefined,
     seedDemoCatalog: isTrue(env.SEED_DEMO_CATALOG),
+    metricsToken: env.METRICS_TOKEN as string | undefined,
   };
 }

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
+import { httpClient } from '../../test/http-client.js';
+import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
+import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { loadConfig } from '../external/env.js';
+
+type Metric = {
+  help: string;
+  type: string;
+  samples: Array<{ name: string; labels: Record<string, string>; value: number }>;
+};
+
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/y;
+
+/** A small reader of the Prometheus text format 0.0.4: every line must be HELP, TYPE or a sample of a declared metric. */
+function parseExposition(text: string): Map<string, Metric> {
+  const metrics = new Map<string, Metric>();
+  expect(text.endsWith('\n')).toBe(true);
+  for (const line of text.slice(0, -1).split('\n')) {
+    const help = /^# HELP (\S+) (.+)$/.exec(line);
+    if (help) {
+      expect(metrics.has(help[1]!), `one HELP for ${help[1]}`).toBe(false);
+      metrics.set(help[1]!, { help: help[2]!, type: '', samples: [] });
+      continue;
+    }
+    const type = /^# TYPE (\S+) (counter|gauge|histogram|summary|untyped)$/.exec(line);
+    if (type) {
+      const metric = metrics.get(type[1]!);
+      expect(metric, `HELP before TYPE for ${type[1]}`).toBeDefined();
+      metric!.type = type[2]!;
+      continue;
+    }
+    const sample = SAMPLE.exec(line);
+    expect(sample, `a sample line: ${line}`).not.toBeNull();
+    const [, name, labelText = '', value] = sample!;
+    const family = [...metrics.keys()].find(
+      (key) =>
+        name === key ||
+        (metrics.get(key)!.type === 'histogram' &&
+          /^_(bucket|sum|count)$/.test(name!.slice(key.length)) &&
+          name!.startsWith(key)),
+    );
+    expect(family, `sample ${name} of a declared metric`).toBeDefined();
+    const labels: Record<string, string> = {};
+    LABEL.lastIndex = 0;
+    while (LABEL.lastIndex < labelText.length) {
+      const match = LABEL.exec(labelText);
+      expect(match, `labels of ${line}`).not.toBeNull();
+      labels[match![1]!] = match![2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    }
+    const number = value === '+Inf' ? Number.POSITIVE_INFINITY : Number(value);
+    expect(Number.isNaN(number), `value of ${line}`).toBe(false);
+    metrics.get(family!)!.samples.push({ name: name!, labels, value: number });
+  }
+  for (const [name, metric] of metrics) expect(metric.type, `TYPE of ${name}`).not.toBe('');
+  return metrics;
+}
+
+/** The value of the sample of `name` whose labels include `labels` (0 when there is none). */
+function sampleValue(metrics: Map<string, Metric>, family: string, labels: Record<string, string>, name = family) {
+  const sample = metrics
+    .get(family)
+    ?.samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return sample?.value ?? 0;
+}
+
+describe.each(DATABASES)('metrics on %s', (database) => {
+  let app: TestApp;
+  let seeded: SeededCatalog;
+  let seq = 0;
+
+  async function scrape() {
+    const { status, headers, text } = await httpClient(app.url).get('/metrics');
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return { text, metrics: parseExposition(text) };
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp({ database });
+    seeded = await seedCatalog(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('serves every metric with HELP and TYPE, and counts requests by route and status', async () => {
+    const before = (await scrape()).metrics;
+    for (const [name, type] of [
+      ['mutenet_http_requests_total', 'counter'],
+      ['mutenet_http_request_duration_seconds', 'histogram'],
+      ['mutenet_orders', 'gauge'],
+      ['mutenet_nodes_online', 'gauge'],
+      ['mutenet_job_runs_total', 'counter'],
+      ['mutenet_job_failures_total', 'counter'],
+    ]) {
+      expect(before.get(name!)?.type, name).toBe(type);
+    }
+    const api = httpClient(app.url);
+    for (let i = 0; i < 3; i++) expect((await api.get('/mutenet/user/orders')).status).toBe(401);
+    const after = (await scrape()).metrics;
+    const labels = { method: 'GET', route: '/mutenet/user/orders', status: '401' };
+    expect(sampleValue(after, 'mutenet_http_requests_total', labels)).toBe(
+      sampleValue(before, 'mutenet_http_requests_total', labels) + 3,
+    );
+    const timed = { method: 'GET', route: '/mutenet/user/orders' };
+    const family = 'mutenet_http_request_duration_seconds';
+    const count = sampleValue(after, family, timed, `${family}_count`);
+    expect(count).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(after, family, { ...timed, le: '+Inf' }, `${family}_bucket`)).toBe(count);
+    // Buckets are cumulative.
+    const buckets = after
+      .get(family)!
+      .samples.filter((s) => s.name === `${family}_bucket` && s.labels.route === timed.route);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
+  });
+
+  it('labels requests with the route pattern, never the path: a subscription token never shows', async () => {
+    const customer = await customerWithPackage(app, `metrics${++seq}.${database}@example.com`, seeded.traffic30);
+    const { text: link } = await customer.api.get('/mutenet/user/subscribe/url', { token: customer.token });
+    const token = link.split('/').at(-1)!;
+    expect((await httpClient(app.url).get(new URL(link).pathname)).status).toBe(200);
+    await httpClient(app.url).get(`/no/such/path/${token}`);
+    const { text, metrics } = await scrape();
+    expect(text).not.toContain(token);
+    expect(
+      sampleValue(metrics, 'mutenet_http_requests_total', { route: '/sub/:token', status: '200' }),
+    ).toBeGreaterThan(0);
+    expect(sampleValue(metrics, 'mutenet_http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('counts orders by status as the real calls left them', async () => {
+    const before = (await scrape()).metrics;
+    const customer = await customerWithPackage(app, `metrics${++seq}.${database}@example.com`, seeded.traffic30);
+    const placed = await customer.api.post('/mutenet/user/order/create', {
+      form: { pkgId: String(seeded.monthly), currency: 'USD', force: '1' },
+      token: customer.token,
+    });
+    expect(placed.body.code).toBe(0);
+    const after = (await scrape()).metrics;
+    const orders = (metrics: typeof after, status: string) => sampleValue(metrics, 'mutenet_orders', { status });
+    expect(orders(after, 'success')).toBe(orders(before, 'success') + 1);
+    expect(orders(after, 'waiting')).toBe(orders(before, 'waiting') + 1);
+    expect(orders(after, 'refunded')).toBe(0);
+    const stored = await app.app.db.selectFrom('orders').select('status').execute();
+    const total = after.get('mutenet_orders')!.samples.reduce((sum, s) => sum + s.value, 0);
+    expect(total).toBe(stored.length);
+  });
+
+  it('counts the visible nodes whose agent called', async () => {
+    expect(sampleValue((await scrape()).metrics, 'mutenet_nodes_online', {})).toBe(0);
+    const nodes = await addNodes(app);
+    await agent(app, nodes[0]!).users();
+    await agent(app, nodes[1]!).users();
+    expect(sampleValue((await scrape()).metrics, 'mutenet_nodes_online', {})).toBe(2);
+  });
+});
+
+describe('metrics behind METRICS_TOKEN', () => {
+  const TOKEN = 'metrics-secret-0123456789';
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers 401 without the bearer token, and the exposition with it', async () => {
+    const api = httpClient(app.url);
+    expect((await api.get('/metrics')).status).toBe(401);
+    expect((await api.get('/metrics', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect((await api.get('/metrics', { headers: { authorization: TOKEN } })).status).toBe(401);
+    const ok = await api.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(parseExposition(ok.text).get('mutenet_http_requests_total')?.type).toBe('counter');
+  });
+});
+
+describe('metrics collection', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('leaves out a collector that fails instead of failing the scrape', async () => {
+    // Registered after start, as a later plugin would: its failure must not turn the scrape into a 500.
+    app.app.metrics.gauge('test_broken', 'A collector that throws.', async () => {
+      throw new Error('broken');
+    });
+    const { status, text } = await httpClient(app.url).get('/metrics');
+    expect(status).toBe(200);
+    expect(parseExposition(text).get('test_broken')?.samples).toEqual([]);
+  });
+
+  it('refuses a short METRICS_TOKEN', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  });
+});

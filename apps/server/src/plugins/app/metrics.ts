@@ -1,0 +1,210 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { sendError } from './errors.js';
+
+/** Label names to values of one sample. */
+export type Labels = Record<string, string>;
+
+export type Sample = { labels?: Labels; value: number };
+
+export interface Counter {
+  inc(labels?: Labels, by?: number): void;
+}
+
+/**
+ * Prometheus metrics of the process. Infrastructure only: modules register their own gauges (orders by status,
+ * nodes online), whose values are read at scrape time.
+ */
+export interface Metrics {
+  counter(name: string, help: string): Counter;
+  /** A gauge read at each scrape; a collector that throws is left out of that scrape (and logged). */
+  gauge(name: string, help: string, collect: () => Promise<Sample[] | number>): void;
+  /** The exposition, in the Prometheus text format 0.0.4. */
+  render(): Promise<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** Request latency buckets, in seconds. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+
+const escapeHelp = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+const escapeValue = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+
+function labelText(labels: Labels | undefined): string {
+  const entries = Object.entries(labels ?? {});
+  return entries.length ? `{${entries.map(([k, v]) => `${k}="${escapeValue(v)}"`).join(',')}}` : '';
+}
+
+function number(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Number.POSITIVE_INFINITY) return '+Inf';
+  if (value === Number.NEGATIVE_INFINITY) return '-Inf';
+  return String(value);
+}
+
+const header = (name: string, help: string, type: string) =>
+  `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
+
+/** One value per label set. */
+class Series<T> {
+  readonly #entries = new Map<string, { labels: Labels; value: T }>();
+  constructor(private readonly initial: () => T) {}
+  entry(labels: Labels): { labels: Labels; value: T } {
+    const key = JSON.stringify(Object.entries(labels));
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      entry = { labels, value: this.initial() };
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+  entries() {
+    return [...this.#entries.values()];
+  }
+}
+
+class CounterMetric implements Counter {
+  readonly series = new Series<number>(() => 0);
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+  inc(labels: Labels = {}, by = 1) {
+    this.series.entry(labels).value += by;
+  }
+  render(): string {
+    const lines = this.series.entries().map(({ labels, value }) => `${this.name}${labelText(labels)} ${number(value)}`);
+    return [header(this.name, this.help, 'counter'), ...lines].join('\n');
+  }
+}
+
+type Buckets = { counts: number[]; sum: number; count: number };
+
+class HistogramMetric {
+  readonly series = new Series<Buckets>(() => ({ counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 }));
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+  observe(labels: Labels, value: number) {
+    const buckets = this.series.entry(labels).value;
+    // Cumulative, as the format wants: each bucket counts every observation at or below its bound.
+    LATENCY_BUCKETS.forEach((bound, index) => {
+      if (value <= bound) buckets.counts[index] = (buckets.counts[index] ?? 0) + 1;
+    });
+    buckets.sum += value;
+    buckets.count += 1;
+  }
+  render(): string {
+    const lines: string[] = [header(this.name, this.help, 'histogram')];
+    for (const { labels, value } of this.series.entries()) {
+      LATENCY_BUCKETS.forEach((bound, index) => {
+        lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${value.counts[index] ?? 0}`);
+      });
+      lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${value.count}`);
+      lines.push(`${this.name}_sum${labelText(labels)} ${number(value.sum)}`);
+      lines.push(`${this.name}_count${labelText(labels)} ${value.count}`);
+    }
+    return lines.join('\n');
+  }
+}
+
+type Gauge = { name: string; help: string; collect: () => Promise<Sample[] | number> };
+
+/** Compares a presented token with the configured one in a time that does not depend on either. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export type MetricsOptions = {
+  /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+};
+
+/**
+ * Counts every request by route pattern (never the raw URL: subscription tokens live in paths), method and status,
+ * times it in a histogram, and serves the whole exposition at `GET /metrics`.
+ */
+export default fp<MetricsOptions>(
+  async (fastify, { token }) => {
+    const names = new Set<string>();
+    const claim = (name: string) => {
+      if (!NAME.test(name) || names.has(name)) throw new Error(`bad or repeated metric name "${name}"`);
+      names.add(name);
+    };
+    const metrics: Array<CounterMetric | HistogramMetric> = [];
+    const gauges: Gauge[] = [];
+
+    const counter = (name: string, help: string) => {
+      claim(name);
+      const metric = new CounterMetric(name, help);
+      metrics.push(metric);
+      return metric;
+    };
+    const requests = counter('mutenet_http_requests_total', 'HTTP requests by method, route pattern and status.');
+    claim('mutenet_http_request_duration_seconds');
+    const latency = new HistogramMetric(
+      'mutenet_http_request_duration_seconds',
+      'HTTP request latency by method and route pattern, in seconds.',
+    );
+    metrics.push(latency);
+
+    async function renderGauge({ name, help, collect }: Gauge): Promise<string> {
+      let samples: Sample[];
+      try {
+        const result = await collect();
+        samples = typeof result === 'number' ? [{ value: result }] : result;
+      } catch (error) {
+        fastify.log.warn({ metric: name, err: error }, 'metric collection failed; left out of this scrape');
+        samples = [];
+      }
+      const lines = samples.map(({ labels, value }) => `${name}${labelText(labels)} ${number(value)}`);
+      return [header(name, help, 'gauge'), ...lines].join('\n');
+    }
+
+    const api: Metrics = {
+      counter,
+      gauge(name, help, collect) {
+        claim(name);
+        gauges.push({ name, help, collect });
+      },
+      async render() {
+        const parts = [...metrics.map((metric) => metric.render()), ...(await Promise.all(gauges.map(renderGauge)))];
+        return `${parts.join('\n')}\n`;
+      },
+    };
+    fastify.decorate('metrics', api);
+
+    fastify.addHook('onResponse', async (request, reply) => {
+      // Requests that matched no route share one label, so that unknown paths cannot grow the series.
+      const route = request.routeOptions.url ?? 'unmatched';
+      const status = String(reply.statusCode);
+      requests.inc({ method: request.method, route, status });
+      latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+
+    fastify.get('/metrics', async (request, reply) => {
+      if (token) {
+        const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+        if (!sameToken(given, token)) {
+          return sendError(request, reply.header('www-authenticate', 'Bearer'), 'UNAUTHORIZED');
+        }
+      }
+      return reply
+        .type(METRICS_CONTENT_TYPE)
+        .header('cache-control', 'no-store')
+        .send(await api.render());
+    });
+  },
+  { name: 'metrics', dependencies: ['errors'] },
+);

@@ -1,0 +1,81 @@
+/**
+ * Child process: the real app (`buildApp`) on 127.0.0.1, on the seeded database, with counters of what it reads:
+ * every SQL statement sent to the driver (those naming the `users` table apart) and every call of
+ * `SubscriptionService.usableUsers`, the query behind the nodes' user list. The parent asks for them over IPC.
+ */
+import { performance } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/plugins/external/env.js';
+import type { AppStats, ChildRequest } from './ipc.js';
+
+const counters = { statements: 0, userStatements: 0, nodeStatements: 0, usableUsers: 0 };
+const USERS_TABLE = /\busers\b/i;
+const NODES_TABLE = /\bnodes\b/i;
+const countStatement = (text: unknown) => {
+  counters.statements++;
+  if (typeof text === 'string' && USERS_TABLE.test(text)) counters.userStatements++;
+  if (typeof text === 'string' && NODES_TABLE.test(text)) counters.nodeStatements++;
+};
+
+// Counted at the drivers, below Kysely: nothing the app sends to the database gets past these.
+const prepare = SQLite.prototype.prepare;
+SQLite.prototype.prepare = function (this: SQLite.Database, source: string) {
+  countStatement(source);
+  return prepare.call(this, source);
+} as typeof prepare;
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+const query = pg.Client.prototype.query as unknown as Query;
+(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0];
+  countStatement(typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text);
+  return query.apply(this, args);
+};
+
+const { BENCH_DATABASE_URL, BENCH_SEARCH_PATH, BENCH_DIR } = process.env;
+const config = loadConfig({
+  NODE_ENV: 'production',
+  DATABASE_URL: BENCH_DATABASE_URL,
+  LOG_LEVEL: 'warn',
+  MAIL_OUTBOX_DIR: `${BENCH_DIR}/outbox`,
+  // The feed's per-IP limit is keyed by X-Forwarded-For, as behind a reverse proxy; the load varies it.
+  TRUST_PROXY: 'true',
+  PUBLIC_URL: 'http://127.0.0.1:8080',
+});
+const app = await buildApp({ config, ...(BENCH_SEARCH_PATH ? { searchPath: BENCH_SEARCH_PATH } : {}) });
+
+const usableUsers = app.subscriptions.usableUsers.bind(app.subscriptions);
+app.subscriptions.usableUsers = () => {
+  counters.usableUsers++;
+  return usableUsers();
+};
+
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+
+const stats = (): AppStats => ({ ...counters, cpu: process.cpuUsage(), at: performance.now() });
+
+process.on('message', async (message: ChildRequest) => {
+  const reply = (body: unknown) => process.send?.({ id: message.id, body });
+  try {
+    if (message.type === 'stats') reply(stats());
+    else if (message.type === 'direct-push') {
+      // The service call a push makes, without HTTP, JSON or validation: where the push's time goes.
+      const entries = message.userIds.map((userId) => ({ userId, upload: 1000, download: 2000 }));
+      const started = performance.now();
+      await app.subscriptions.addTraffic(entries);
+      reply({ ms: performance.now() - started });
+    } else if (message.type === 'close') {
+      await app.close();
+      reply(null);
+      process.disconnect();
+      // Whatever else still holds the event loop, the process ends once the app has closed.
+      setTimeout(() => process.exit(0), 200).unref();
+    }
+  } catch (error) {
+    process.send?.({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+process.send?.({ type: 'ready', port });
