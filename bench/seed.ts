@@ -10,7 +10,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import type { Database } from '../apps/server/src/db/schema.js';
 import { GIB } from '../apps/server/src/lib/units.js';
 import { createCatalogService } from '../apps/server/src/modules/catalog/catalog.service.js';
-import { createNodesService, type NodeInput } from '../apps/server/src/modules/nodes/nodes.service.js';
+import { createNodesService } from '../apps/server/src/modules/nodes/nodes.service.js';
 import { createSubscriptionService } from '../apps/server/src/modules/subscription/subscription.service.js';
 import { MemoryStore } from '../apps/server/src/plugins/app/store.js';
 import { NODE_SPECS } from '../apps/server/src/test/node-specs.js';

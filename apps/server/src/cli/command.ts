@@ -41,7 +41,12 @@ export interface Command<Input = unknown> {
 }
 
 /** The verbs of one noun (`plan`: add, list, …). */
-export type Noun = { summary: string; verbs: Record<string, Command> };
+export type Noun = {
+  summary: string;
+  verbs: Record<string, Command>;
+  /** The verb meant when the word after the noun is none of its verbs: `backup FILE` is `backup create FILE`. */
+  defaultVerb?: string;
+};
 
 /** Declares a command, tying the type its `parse` returns to what its `run` takes. */
 export function command<Input>(definition: Command<Input>): Command {

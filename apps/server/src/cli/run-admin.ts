@@ -73,7 +73,7 @@ export async function runAdmin(argv: string[], io: Io, environment?: NodeJS.Proc
     io.err(`admin: ${message}${hint ? ` (see: ${hint})` : ''}\n`);
     return status;
   };
-  const [noun, verb, ...rest] = argv;
+  const [noun, given, ...more] = argv;
   if (noun === undefined) {
     io.err(`${GENERAL}\n\nNouns: ${Object.keys(COMMANDS).join(', ')}.\n`);
     return EXIT.usage;
@@ -86,6 +86,14 @@ export async function runAdmin(argv: string[], io: Io, environment?: NodeJS.Proc
   if (!nounSpec) {
     return fail(EXIT.usage, `unknown command "${noun}": use ${orList(Object.keys(COMMANDS))}`, 'admin help');
   }
+  // `backup FILE`: a word that is no verb (nor a flag) is the first argument of the noun's default verb.
+  const implied =
+    nounSpec.defaultVerb !== undefined &&
+    given !== undefined &&
+    !given.startsWith('-') &&
+    !Object.hasOwn(nounSpec.verbs, given);
+  const verb = implied ? nounSpec.defaultVerb : given;
+  const rest = implied && given !== undefined ? [given, ...more] : more;
   if (verb === undefined || isHelp(verb)) {
     if (verb === undefined) return fail(EXIT.usage, `${noun} needs a verb: ${orList(Object.keys(nounSpec.verbs))}`);
     io.out(`${nounHelp(noun, nounSpec)}\n`);

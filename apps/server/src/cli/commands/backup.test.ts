@@ -58,7 +58,7 @@ describe('admin backup on sqlite', () => {
         }
       }
     })();
-    const run = await admin(app.config.databaseUrl, 'backup', 'create', file, '--json');
+    const run = await admin(app.config.databaseUrl, 'backup', file, '--json');
     running = false;
     await serving;
     expect(jsonOf(run)).toEqual({ file, bytes: (await fs.stat(file)).size });

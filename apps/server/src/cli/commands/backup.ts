@@ -4,7 +4,8 @@ import { CommandError, command, given, type Noun, text } from '../command.js';
 import { keyValues } from '../output.js';
 
 export const backupCommands: Noun = {
-  summary: 'a copy of the database, taken while the server runs',
+  summary: 'a copy of the database, taken while the server runs (`backup FILE` is `backup create FILE`)',
+  defaultVerb: 'create',
   verbs: {
     create: command({
       summary: 'writes a consistent online backup of the SQLite database to FILE (PostgreSQL: pg_dump, see the README)',
