@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
-import { expectAccessible, launchBrowser, openPage, PHONE } from './support/browser.js';
+import { expectAccessible, launchBrowser, openPage, PHONE, waitForTransitions } from './support/browser.js';
 import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
 
 describe('customer accounts in a real browser', () => {
@@ -170,6 +170,7 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('menu-burger').click();
     const drawer = tab.getByRole('dialog');
     await drawer.waitFor();
+    await waitForTransitions(tab);
     await expectAccessible(tab);
     await tab.getByTestId('drawer-nav-userCentre').click();
     await tab.waitForURL('**/person/person');

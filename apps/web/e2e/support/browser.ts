@@ -41,3 +41,23 @@ export async function expectAccessible(page: Page) {
   );
   expect(summary).toEqual([]);
 }
+
+/**
+ * Waits until the page's transitions are over (a drawer sliding in, a dialog fading in): axe measures colours as they
+ * are drawn, and would report a half-faded text. Endless animations (the dashboard's scrolling notice) do not count.
+ */
+export async function waitForTransitions(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document
+            .getAnimations()
+            .filter(
+              (animation) =>
+                animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity,
+            ).length,
+      ),
+    )
+    .toBe(0);
+}

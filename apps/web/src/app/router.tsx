@@ -12,6 +12,9 @@ const ForgetPasswordsRoute = lazy(() => import('./routes/forget-passwords'));
 const ShowDocxRoute = lazy(() => import('./routes/show-docx'));
 const AppLayoutRoute = lazy(() => import('./routes/app-layout'));
 const PersonRoute = lazy(() => import('./routes/person'));
+const DashboardRoute = lazy(() => import('./routes/dashboard'));
+const KnowledgeBaseRoute = lazy(() => import('./routes/knowledge-base'));
+const NodeStatusRoute = lazy(() => import('./routes/node-status'));
 const PlaceholderRoute = lazy(() => import('./routes/placeholder'));
 const ShopRoute = lazy(() => import('./routes/shop'));
 const ShopConfigureRoute = lazy(() => import('./routes/shop-configure'));
@@ -34,12 +37,12 @@ export const routes: RouteObject[] = [
         element: <AppLayoutRoute />,
         children: [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
-          { path: `${PATHS.dashboard}/:from?/:lang?`, element: <PlaceholderRoute />, handle: titled('nav.dashboard') },
-          { path: PATHS.knowledgeBase, element: <PlaceholderRoute />, handle: titled('nav.knowledgeBase') },
+          { path: `${PATHS.dashboard}/:from?/:lang?`, element: <DashboardRoute />, handle: titled('nav.dashboard') },
+          { path: PATHS.knowledgeBase, element: <KnowledgeBaseRoute />, handle: titled('nav.knowledgeBase') },
           { path: `${PATHS.shop}/:from?/:lang?`, element: <ShopRoute />, handle: titled('nav.purchase') },
           {
             path: `${PATHS.nodeStatus}/:from?/:lang?`,
-            element: <PlaceholderRoute />,
+            element: <NodeStatusRoute />,
             handle: titled('nav.nodeStatus'),
           },
           { path: `${PATHS.orders}/:from?/:lang?`, element: <OrdersRoute />, handle: titled('nav.myOrder') },

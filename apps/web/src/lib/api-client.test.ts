@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
-import { ERROR_CODE, getCaptcha, login, logout, register, sendEmailCode } from '@mutenet/contract';
+import { ERROR_CODE, getCaptcha, getSubscribeUrl, login, logout, register, sendEmailCode } from '@mutenet/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../i18n/i18n';
 import { envelope, type FetchStub, stubFetch } from '../testing/fetch-stub';
-import { ApiError, callEndpoint, setUnauthorizedHandler, statusText } from './api-client';
+import { ApiError, callEndpoint, callTextEndpoint, setUnauthorizedHandler, statusText } from './api-client';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from './storage';
 
 let net: FetchStub;
@@ -190,5 +190,49 @@ describe('no answer', () => {
     expect(helperDone).toBe(false);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(((await helper) as ApiError).kind).toBe('network');
+  });
+});
+
+describe('plain-text answers (the subscription link)', () => {
+  const LINK = 'https://panel.example/sub/abc123';
+  const text = (body: string, status = 200) =>
+    new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+  it('hands back the body as it came, with the token and the language sent', async () => {
+    setToken('tok');
+    net.on('GET', '/mutenet/user/subscribe/url', text(`${LINK}\n`));
+    const { body } = await callTextEndpoint(getSubscribeUrl);
+    expect(body).toBe(LINK);
+    expect(net.requests[0]?.headers.get('authorization')).toBe('tok');
+    expect(net.requests[0]?.headers.get('accept-language')).toBe('en');
+  });
+
+  it('treats HTTP statuses as callEndpoint does, 401 included', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    setToken('stale');
+    net.on('GET', '/mutenet/user/subscribe/url', new Response('', { status: 401 }));
+    const error = (await callTextEndpoint(getSubscribeUrl).catch((e: unknown) => e)) as ApiError;
+    expect(error.kind).toBe('http');
+    expect(getToken()).toBeNull();
+    expect(lastToast()).toMatchObject({ title: 'Error', message: 'Login expired' });
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('shows the message of an error envelope', async () => {
+    net.on(
+      'GET',
+      '/mutenet/user/subscribe/url',
+      envelope(null, { status: 429, code: ERROR_CODE.TOO_MANY_REQUESTS, msg: 'Slow down' }),
+    );
+    const error = (await callTextEndpoint(getSubscribeUrl).catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(429);
+    expect(lastToast()?.message).toBe('Slow down');
+  });
+
+  it('toasts "Network error" when there is no answer', async () => {
+    net.on('GET', '/mutenet/user/subscribe/url', () => Promise.reject(new TypeError('Failed to fetch')));
+    const error = (await callTextEndpoint(getSubscribeUrl).catch((e: unknown) => e)) as ApiError;
+    expect(error.kind).toBe('network');
   });
 });

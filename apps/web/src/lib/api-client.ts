@@ -104,6 +104,14 @@ function formBody(values: FormValues): URLSearchParams {
   return form;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');
   if (text === '') return undefined;
@@ -126,18 +134,10 @@ function failHttp(status: number, serverMessage: string | undefined, toast: Toas
   throw new ApiError('http', message, { status });
 }
 
-/**
- * Calls one contract endpoint: sends the token and the language, form-encodes the body, checks the
- * envelope and parses the answer with the endpoint's response schema. Every failure is shown to the
- * user (spec section 8) and raised as an `ApiError`.
- */
-export async function callEndpoint<E extends Endpoint>(
-  endpoint: E,
-  options: CallOptions = {},
-): Promise<ApiResponse<E>> {
-  let response: Response;
+/** Sends one call; no answer at all (a network failure, a time-out) is shown to the user and raised here. */
+async function send(endpoint: Endpoint, options: CallOptions): Promise<Response> {
   try {
-    response = await http(endpoint.path, {
+    return await http(endpoint.path, {
       method: endpoint.method,
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
       ...(options.query ? { searchParams: options.query } : {}),
@@ -148,17 +148,23 @@ export async function callEndpoint<E extends Endpoint>(
     toastError(message, options.toast);
     throw new ApiError('network', message, { data: error });
   }
+}
 
-  const body = await readBody(response);
-  const envelope = AnyEnvelopeSchema.safeParse(body);
+/** An HTTP error status, or an envelope whose code is not 0: shown to the user (unless quiet) and raised. */
+function failOnError(
+  response: Response,
+  envelope: ReturnType<typeof AnyEnvelopeSchema.safeParse>,
+  options: CallOptions,
+): void {
   if (!response.ok) failHttp(response.status, envelope.success ? envelope.data.msg : undefined, options.toast);
-
   if (envelope.success && envelope.data.code !== SUCCESS_CODE) {
     const { code, msg, data } = envelope.data;
     if (!options.quietCodes?.includes(code)) toastMistake(msg, options.toast);
     throw new ApiError('business', msg, { status: response.status, code, data });
   }
+}
 
+function parseResponse<E extends Endpoint>(endpoint: E, body: unknown, response: Response, options: CallOptions) {
   const parsed = endpoint.response.safeParse(body);
   if (!parsed.success) {
     const message = i18n.t('toast.invalidResponse');
@@ -166,6 +172,37 @@ export async function callEndpoint<E extends Endpoint>(
     throw new ApiError('invalid', message, { status: response.status, data: parsed.error });
   }
   return { body: parsed.data as z.infer<E['response']>, headers: response.headers };
+}
+
+/**
+ * Calls one contract endpoint: sends the token and the language, form-encodes the body, checks the
+ * envelope and parses the answer with the endpoint's response schema. Every failure is shown to the
+ * user (spec section 8) and raised as an `ApiError`.
+ */
+export async function callEndpoint<E extends Endpoint>(
+  endpoint: E,
+  options: CallOptions = {},
+): Promise<ApiResponse<E>> {
+  const response = await send(endpoint, options);
+  const body = await readBody(response);
+  failOnError(response, AnyEnvelopeSchema.safeParse(body), options);
+  return parseResponse(endpoint, body, response, options);
+}
+
+/**
+ * Calls an endpoint whose answer is plain text rather than an envelope (the subscription link): the body, without
+ * surrounding white space, goes to the endpoint's schema. Failures (no answer, an HTTP status, an error envelope) are
+ * shown and raised as for `callEndpoint`.
+ */
+export async function callTextEndpoint<E extends Endpoint>(
+  endpoint: E,
+  options: CallOptions = {},
+): Promise<ApiResponse<E>> {
+  const response = await send(endpoint, options);
+  const text = await response.text().catch(() => '');
+  const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+  failOnError(response, AnyEnvelopeSchema.safeParse(isJson ? parseJson(text) : undefined), options);
+  return parseResponse(endpoint, text.trim(), response, options);
 }
 
 /** A plain JSON file (not an envelope), such as the runtime configuration. */

@@ -9,6 +9,8 @@ export const SESSION_KEYS = {
   language: 'language',
   activeName: 'activeName',
   activePath: 'activePath',
+  /** The dashboard notice the customer closed in this tab (a fingerprint of its text). */
+  noticeDismissed: 'noticeDismissed',
 } as const;
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
 

@@ -1,4 +1,4 @@
-import type { Order, Plan, Plans, Product } from '@mutenet/contract';
+import type { Node, Order, PackageStat, Plan, Plans, Product, RuntimeConfig } from '@mutenet/contract';
 
 /** A catalogue like the demo one: two traffic plans and one by cycle, priced in dollars and reais. */
 export const TRAFFIC_PLAN: Plan = {
@@ -63,3 +63,39 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     ...overrides,
   };
 }
+
+const GB = 1024 ** 3;
+const DAY_S = 24 * 60 * 60;
+
+/** A package of the customer's, running from a day ago for 30 days, 12.5 GB of 100 GB used, unless told otherwise. */
+export function makePackage(overrides: Partial<PackageStat> = {}): PackageStat {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    pdName: 'Traffic 100 GB',
+    startAt: now - DAY_S,
+    endAt: now + 29 * DAY_S,
+    trafficTotal: 100 * GB,
+    trafficUsed: 12.5 * GB,
+    trafficUsedPct: 12.5,
+    ...overrides,
+  };
+}
+
+export function makeNode(overrides: Partial<Node> = {}): Node {
+  return { name: 'Tokyo', label: 'fast,stream', mag: 1.5, status: 'online', ...overrides };
+}
+
+/** The runtime configuration, with a download link of its own for each guide. */
+export const RUNTIME_CONFIG: RuntimeConfig = {
+  version: '2.4.1',
+  websiteUrl: 'https://mutenet.example/',
+  downloads: {
+    officialAndroid: 'https://downloads.example/mutenet.apk',
+    v2rayNG: 'https://downloads.example/v2rayNG.apk',
+    clashWindows: 'https://downloads.example/clash-setup.exe',
+    shadowrocket: 'https://apps.example/shadowrocket',
+    foxray: 'https://apps.example/foxray',
+  },
+};
+
+export const SUBSCRIPTION_LINK = 'https://panel.example/sub/abcDEF123';

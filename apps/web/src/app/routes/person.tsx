@@ -3,9 +3,10 @@ import { Paper, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form';
+import { ResetSubscription } from '../../features/subscription/components/reset-subscription';
 import { PATHS } from '../../lib/paths';
 
-/** The user centre: account settings. */
+/** The user centre: account settings (change the password, reset the subscription information). */
 export default function PersonRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -19,6 +20,12 @@ export default function PersonRoute() {
           {t('auth.change.title')}
         </Title>
         <ChangePasswordForm onChanged={() => void navigate(PATHS.login, { replace: true })} />
+      </Paper>
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="reset-subscription-title">
+        <Title order={2} size="h4" mb="md" id="reset-subscription-title">
+          {t('subscription.reset.title')}
+        </Title>
+        <ResetSubscription />
       </Paper>
     </Stack>
   );

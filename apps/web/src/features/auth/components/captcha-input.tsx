@@ -43,7 +43,7 @@ export function CaptchaInput({
           data-img-id={captcha.data.imgId}
         />
       ) : (
-        <Loader size="xs" aria-label={t('auth.captchaLoading')} />
+        <Loader size="xs" role="img" aria-label={t('auth.captchaLoading')} />
       )}
     </UnstyledButton>
   );

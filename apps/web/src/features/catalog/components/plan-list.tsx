@@ -24,7 +24,7 @@ export function PlanList({ orderHref }: { orderHref: (plan: Plan) => string }) {
   if (plans.isPending) {
     return (
       <Center py="xl" role="status">
-        <Loader size="md" aria-label={t('app.loading')} />
+        <Loader size="md" role="img" aria-label={t('app.loading')} />
       </Center>
     );
   }

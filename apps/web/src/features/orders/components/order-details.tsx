@@ -47,7 +47,7 @@ export function OrderDetails({ orderNo, tutorialHref, ordersHref, onPay }: Order
   if (order.isPending) {
     return (
       <Center py="xl" role="status">
-        <Loader size="md" aria-label={t('app.loading')} />
+        <Loader size="md" role="img" aria-label={t('app.loading')} />
       </Center>
     );
   }

@@ -41,7 +41,7 @@ export function OrderList({ layout, onDetails, shopHref }: OrderListProps) {
   if (orders.isPending) {
     return (
       <Center py="xl" role="status">
-        <Loader size="md" aria-label={t('app.loading')} />
+        <Loader size="md" role="img" aria-label={t('app.loading')} />
       </Center>
     );
   }
