@@ -27,6 +27,7 @@ if (!process.env.TEST_REDIS_URL) {
 run('lint and format (biome)', 'npx', ['biome', 'check', '.']);
 run('types (tsc -b)', 'npx', ['tsc', '-b']);
 run('types of the server tests', 'npx', ['tsc', '--noEmit', '-p', 'apps/server/tsconfig.test.json']);
+run('types of the browser tests', 'npx', ['tsc', '--noEmit', '-p', 'apps/web/e2e/tsconfig.json']);
 run('boundaries and cycles (dependency-cruiser)', 'npx', [
   'depcruise',
   'packages/contract/src',

@@ -129,6 +129,9 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('language-select').selectOption('en');
     await tab.getByTestId('nav-userCentre').click();
     await tab.waitForURL('**/person/person');
+    // The user centre is a lazy screen: check it once it has rendered and settled.
+    await tab.getByTestId('change-password-form').waitFor();
+    await waitForTransitions(tab);
     await expectAccessible(tab);
     await tab.getByTestId('oldPwd').fill(PASSWORD);
     await tab.getByTestId('newPwd').fill('Changed123');
