@@ -214,7 +214,8 @@ describe.each(DATABASES)('admin user on %s', (database) => {
     expect(text).toMatchObject({ status: 0, stderr: '' });
     expect(text.stdout).toMatch(new RegExp(`^${customer.email}: 0.5 GB added to the running package\\n`));
     expect(await usableIds()).toContain(customer.id);
-    expect((await app.app.subscriptions.usage(customer.id)).total).toBe(200 * GIB + 0.5 * GIB);
+    const [running] = await app.app.subscriptions.stat(customer.id, 'en');
+    expect(running!.trafficTotal).toBe(200 * GIB + 0.5 * GIB);
 
     expectFailure(
       await inProcess('user', 'add-traffic', idle.email, '--gb', '5'),

@@ -18,10 +18,7 @@ export class FeedService {
   async input(token: string, language: RequestLanguage): Promise<FeedInput | undefined> {
     const subscriber = await this.subscriptions.subscriber(token);
     if (!subscriber) return undefined;
-    const [usage, proxies] = await Promise.all([
-      this.subscriptions.usage(subscriber.id),
-      subscriber.usable ? this.nodes.proxiesFor(subscriber.uuid, language) : Promise.resolve([]),
-    ]);
-    return { proxies, usage, title: this.title };
+    const proxies = subscriber.usable ? await this.nodes.proxiesFor(subscriber.uuid, language) : [];
+    return { proxies, usage: subscriber.usage, title: this.title };
   }
 }

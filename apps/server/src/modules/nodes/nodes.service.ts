@@ -43,6 +43,7 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
 export class NodesService {
   #cache: { rows: NodeView[]; at: number } | undefined;
   #tokenHashes = new Map<number, string>();
+  #loading: Promise<NodeView[]> | undefined;
 
   constructor(
     private readonly repository: NodesRepository,
@@ -50,15 +51,21 @@ export class NodesService {
     private readonly now: () => number,
   ) {}
 
-  /** Every node, from a copy at most a few seconds old. */
+  /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
     const now = this.now();
-    if (!this.#cache || now - this.#cache.at > NODE_CACHE_MS) {
-      const rows = await this.repository.list();
-      this.#cache = { rows: rows.map(toView), at: now };
-      this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
-    }
-    return this.#cache.rows;
+    if (this.#cache && now - this.#cache.at <= NODE_CACHE_MS) return this.#cache.rows;
+    this.#loading ??= this.repository
+      .list()
+      .then((rows) => {
+        this.#cache = { rows: rows.map(toView), at: this.now() };
+        this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
+        return this.#cache.rows;
+      })
+      .finally(() => {
+        this.#loading = undefined;
+      });
+    return this.#loading;
   }
 
   /** The node whose id and own token these are (and whose type, when the agent names one), else undefined. */

@@ -19,8 +19,8 @@ const SECRET_KEY = 'subscription_secret';
 /** What the feed and the usage headers show. */
 export type Usage = { upload: number; download: number; total: number; expire: number };
 
-/** The customer behind a subscription token. */
-export type Subscriber = { id: number; uuid: string; usable: boolean };
+/** The customer behind a subscription token, with the usage the feed's headers show. */
+export type Subscriber = { id: number; uuid: string; usable: boolean; usage: Usage };
 
 /** What a paid order hands over to become the customer's package. */
 export type PaidOrder = {
@@ -91,20 +91,6 @@ export class SubscriptionService {
     });
   }
 
-  /** What the running package has used and allows; zeros when nothing runs. */
-  async usage(userId: number): Promise<Usage> {
-    const now = this.now();
-    const running = (await this.repository.livePackages(userId, now)).find((pkg) => pkg.starts_at <= now);
-    if (!running) return { upload: 0, download: 0, total: 0, expire: 0 };
-    const used = usedNow(running, now);
-    return {
-      upload: used.upload,
-      download: used.download,
-      total: running.traffic_total,
-      expire: Math.floor(running.ends_at / 1000),
-    };
-  }
-
   /** `{PUBLIC_URL}/sub/{token}`; the token is derived from the user and a nonce, so only its hash is stored. */
   async link(userId: number): Promise<string> {
     const subscriber = await this.repository.findSubscriber(userId);
@@ -134,6 +120,7 @@ export class SubscriptionService {
       id: row.id,
       uuid: row.uuid,
       usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
+      usage: usageOf(running, now),
     };
   }
 
@@ -286,6 +273,18 @@ export class SubscriptionService {
       cursor += pkg.ends_at - pkg.starts_at;
     }
   }
+}
+
+/** What the running package has used and allows; zeros when nothing runs. */
+function usageOf(running: UserPackageRow | undefined, now: number): Usage {
+  if (!running) return { upload: 0, download: 0, total: 0, expire: 0 };
+  const used = usedNow(running, now);
+  return {
+    upload: used.upload,
+    download: used.download,
+    total: running.traffic_total,
+    expire: Math.floor(running.ends_at / 1000),
+  };
 }
 
 /** A package's counters as they stand now: a durational package that entered a new period has used nothing yet. */
