@@ -23,6 +23,9 @@ declare module 'fastify' {
   }
 }
 
+/** How often expired sessions are deleted. */
+const SESSION_CLEANUP_MS = 60 * 60_000;
+
 export type AuthOptions = { now?: () => number };
 
 export default fp<AuthOptions>(
@@ -35,6 +38,8 @@ export default fp<AuthOptions>(
       now,
     });
     fastify.decorate('auth', service);
+    // Expired sessions answer 401 already; this only keeps the table from growing. Safe on every instance at once.
+    fastify.jobs.every('expired-sessions', SESSION_CLEANUP_MS, () => service.deleteExpiredSessions());
     fastify.decorateRequest('user', null as unknown as SessionUser);
     fastify.decorate('authenticate', async (request: FastifyRequest) => {
       const token = tokenOf(request);
@@ -56,5 +61,5 @@ export default fp<AuthOptions>(
     });
     await fastify.register(authRoutes);
   },
-  { name: 'auth', dependencies: ['db', 'store', 'captcha', 'mail', 'i18n', 'errors'] },
+  { name: 'auth', dependencies: ['db', 'store', 'captcha', 'mail', 'i18n', 'errors', 'jobs'] },
 );

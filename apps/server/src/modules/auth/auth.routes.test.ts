@@ -1,5 +1,6 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../lib/secrets.js';
 import {
   captcha,
   latestCode,
@@ -304,9 +305,16 @@ describe.each(DATABASES)('accounts on %s', (database) => {
 
     it('expires a session after 30 days', async () => {
       const api = client();
-      const token = await signUp(app, api, newEmail());
+      const email = newEmail();
+      const token = await signUp(app, api, email);
       app.clock.advance(30 * 24 * 3600_000 + 1000);
       expect((await api.post('/mutenet/login', { token })).status).toBe(401);
+      // The hourly job's work: the expired row goes, a live session stays.
+      const live = await login(api, email);
+      await app.app.auth.deleteExpiredSessions();
+      const left = await app.app.db.selectFrom('sessions').select('token_hash').execute();
+      expect(left.map((row) => row.token_hash)).not.toContain(hashToken(token));
+      expect(left.map((row) => row.token_hash)).toContain(hashToken(live));
     });
 
     it('revokes the token on sign-out, and only that one', async () => {

@@ -28,13 +28,4 @@ export class PaymentsRepository {
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
-
-  countEvents(orderId: number): Promise<number> {
-    return this.db
-      .selectFrom('payment_events')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('order_id', '=', orderId)
-      .executeTakeFirstOrThrow()
-      .then((row) => Number(row.count));
-  }
 }

@@ -256,11 +256,6 @@ export class SubscriptionService {
     return raised;
   }
 
-  /** Called after the caller's transaction commits: the user list nodes pull has changed. */
-  afterPackagesChanged(): Promise<void> {
-    return this.touchUsers();
-  }
-
   /** Each queued package starts when the one before it ends, keeping its length. */
   async #closeGaps(repository: SubscriptionRepository, userId: number, now: number) {
     let cursor = now;
