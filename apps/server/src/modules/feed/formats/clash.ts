@@ -5,9 +5,9 @@
  * Every string value is written double-quoted, so that no YAML reader (mihomo's Go reader, Clash Verge's Rust one,
  * FlClash's Dart one) can take a short-id, a password or a name for a number, a boolean or a date.
  */
-import { stringify } from 'yaml';
 import type { ResolvedProxy } from '../../nodes/proxy.model.js';
 import type { FeedInput, RenderedFeed } from '../feed-format.js';
+import { toBlockYaml, type YamlValue } from './block-yaml.js';
 import {
   AUTO_GROUP,
   alpnOf,
@@ -43,7 +43,7 @@ const LOCAL_RULES = [
 /** Names mihomo keeps for itself; a node or group of that name would clash with them. */
 const RESERVED_NAMES = ['DIRECT', 'REJECT', 'REJECT-DROP', 'PASS', 'COMPATIBLE', 'GLOBAL'];
 
-type ClashProxy = Record<string, unknown>;
+type ClashProxy = { [key: string]: YamlValue | undefined };
 
 export function renderClash(input: FeedInput): RenderedFeed {
   const taken = new Set(RESERVED_NAMES);
@@ -52,7 +52,7 @@ export function renderClash(input: FeedInput): RenderedFeed {
   // The main group is named in the MATCH rule, which mihomo splits on commas: the name cannot hold one.
   const main = uniqueName(mainGroupName(input.title.replace(/,/g, ' ').replace(/\s+/g, ' ')), taken);
 
-  const groups: Record<string, unknown>[] = [];
+  const groups: ClashProxy[] = [];
   if (names.length > 0) {
     const auto = uniqueName(AUTO_GROUP, taken);
     groups.push(
@@ -80,13 +80,7 @@ export function renderClash(input: FeedInput): RenderedFeed {
     'proxy-groups': groups,
     rules: [...LOCAL_RULES, `MATCH,${main}`],
   };
-  const body = stringify(profile, {
-    defaultStringType: 'QUOTE_DOUBLE',
-    defaultKeyType: 'PLAIN',
-    doubleQuotedAsJSON: true,
-    lineWidth: 0,
-  });
-  return { body, contentType: CLASH_CONTENT_TYPE };
+  return { body: toBlockYaml(profile), contentType: CLASH_CONTENT_TYPE };
 }
 
 function clashProxy(proxy: ResolvedProxy, name: string): ClashProxy {
