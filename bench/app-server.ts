@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/plugins/external/env.js';
-import type { AppStats, ChildRequest } from './ipc.js';
+import { type AppStats, BENCH_CAPTCHA_CODE, type ChildRequest } from './ipc.js';
 
 const counters = { statements: 0, userStatements: 0, nodeStatements: 0, usableUsers: 0 };
 const USERS_TABLE = /\busers\b/i;
@@ -19,12 +19,18 @@ const countStatement = (text: unknown) => {
   if (typeof text === 'string' && NODES_TABLE.test(text)) counters.nodeStatements++;
 };
 
-// Counted at the drivers, below Kysely: nothing the app sends to the database gets past these.
-const prepare = SQLite.prototype.prepare;
-SQLite.prototype.prepare = function (this: SQLite.Database, source: string) {
-  countStatement(source);
-  return prepare.call(this, source);
-} as typeof prepare;
+// Counted at the drivers, below Kysely: nothing the app sends to the database gets past these. SQLite statements
+// are counted when they run, not when prepared, as the app keeps its prepared statements.
+const probe = new SQLite(':memory:');
+const Statement = Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement;
+probe.close();
+for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+  const original = Statement[method] as (...args: unknown[]) => unknown;
+  (Statement as unknown as Record<string, unknown>)[method] = function (this: SQLite.Statement, ...args: unknown[]) {
+    countStatement(this.source);
+    return original.apply(this, args);
+  };
+}
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 const query = pg.Client.prototype.query as unknown as Query;
 (pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
@@ -35,13 +41,16 @@ const query = pg.Client.prototype.query as unknown as Query;
 
 const { BENCH_DATABASE_URL, BENCH_SEARCH_PATH, BENCH_DIR } = process.env;
 const config = loadConfig({
-  NODE_ENV: 'production',
+  // Not production: that refuses CAPTCHA_TEST_CODE, which the login load needs. Nothing else reads NODE_ENV.
+  NODE_ENV: 'test',
+  PAYMENT_SANDBOX: 'false',
   DATABASE_URL: BENCH_DATABASE_URL,
   LOG_LEVEL: 'warn',
   MAIL_OUTBOX_DIR: `${BENCH_DIR}/outbox`,
   // The feed's per-IP limit is keyed by X-Forwarded-For, as behind a reverse proxy; the load varies it.
   TRUST_PROXY: 'true',
   PUBLIC_URL: 'http://127.0.0.1:8080',
+  CAPTCHA_TEST_CODE: BENCH_CAPTCHA_CODE,
 });
 const app = await buildApp({ config, ...(BENCH_SEARCH_PATH ? { searchPath: BENCH_SEARCH_PATH } : {}) });
 
@@ -55,7 +64,12 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 
-const stats = (): AppStats => ({ ...counters, cpu: process.cpuUsage(), at: performance.now() });
+const stats = (): AppStats => ({
+  ...counters,
+  cpu: process.cpuUsage(),
+  memory: process.memoryUsage(),
+  at: performance.now(),
+});
 
 process.on('message', async (message: ChildRequest) => {
   const reply = (body: unknown) => process.send?.({ id: message.id, body });

@@ -15,6 +15,9 @@ declare module 'autocannon' {
       method?: string;
       connections?: number;
       duration?: number;
+      amount?: number;
+      /** Requests per second over all connections. */
+      overallRate?: number;
       timeout?: number;
       sampleInt?: number;
       headers?: Record<string, string>;

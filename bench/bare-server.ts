@@ -31,6 +31,7 @@ process.on('message', (message: ChildRequest) => {
       nodeStatements: 0,
       usableUsers: 0,
       cpu: process.cpuUsage(),
+      memory: process.memoryUsage(),
       at: performance.now(),
     });
   } else if (message.type === 'close') {

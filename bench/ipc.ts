@@ -2,6 +2,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 
+/** The captcha answer the benchmark's app accepts (its CAPTCHA_TEST_CODE), so that the load can log in. */
+export const BENCH_CAPTCHA_CODE = 'bench1';
+
 export type ChildRequest = { id: number } & (
   | { type: 'stats' }
   | { type: 'direct-push'; userIds: number[] }
@@ -16,6 +19,7 @@ export type AppStats = {
   nodeStatements: number;
   usableUsers: number;
   cpu: NodeJS.CpuUsage;
+  memory: NodeJS.MemoryUsage;
   at: number;
 };
 

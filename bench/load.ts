@@ -22,8 +22,13 @@ export type Target = {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: Buffer;
-  /** Per request: the path and extra headers (the feed varies its token and client address). */
-  vary?: (n: number) => { path: string; headers?: Record<string, string> };
+  /** Per request: the path, extra headers and body (the feed varies its token and client address, login its form). */
+  vary?: (n: number) => {
+    path: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+  };
 };
 
 export function percentile(sorted: number[], p: number): number {
@@ -31,8 +36,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-/** How long one measurement lasts: a number of seconds, or a number of requests (for answers that take long). */
-export type Plan = { connections: number } & ({ seconds: number } | { amount: number });
+/**
+ * How long one measurement lasts: a number of seconds, or a number of requests (for answers that take long);
+ * `rate` caps the requests per second over all connections (the soak's steady load).
+ */
+export type Plan = { connections: number; rate?: number } & ({ seconds: number } | { amount: number });
 
 /** Raw samples of one or more measurements, merged before they are summarized. */
 export type Samples = { times: number[]; statuses: Record<number, number>; errors: number; bytes: number; ms: number };
@@ -79,6 +87,7 @@ export async function hammer(target: Target, plan: Plan): Promise<Samples> {
     method: target.method ?? 'GET',
     connections: plan.connections,
     ...('amount' in plan ? { amount: plan.amount } : { duration: plan.seconds }),
+    ...(plan.rate ? { overallRate: plan.rate } : {}),
     timeout: 60,
     // Checks for the end every 100 ms rather than every second.
     sampleInt: 100,
@@ -89,8 +98,14 @@ export async function hammer(target: Target, plan: Plan): Promise<Samples> {
           requests: [
             {
               setupRequest: (request: autocannon.Request) => {
-                const { path, headers } = vary(counter++);
-                return { ...request, path, headers: { ...target.headers, ...headers } };
+                const { path, method, headers, body } = vary(counter++);
+                return {
+                  ...request,
+                  path,
+                  ...(method ? { method } : {}),
+                  headers: { ...target.headers, ...headers },
+                  ...(body ? { body } : {}),
+                };
               },
             },
           ],

@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- [--postgres] [--duration S] [--users N]]`: the node API and the feed under load, each
- * against a bare `node:http` server answering the same bytes in the same run (see README, "Benchmarks").
+ * `npm run bench [-- [--postgres] [--duration S] [--users N]]`: the customer calls, the feed and the node API under
+ * load, each against a bare `node:http` server answering the same bytes in the same run (see README, "Benchmarks").
  *
  * Three processes on 2 cores: this one (seeding, then the load generator), the app (`app-server.ts`) and the bare
  * server (`bare-server.ts`); the two servers are loaded one after the other, never together. Results go to the
@@ -11,11 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { hash, verify } from '@node-rs/argon2';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import type { Database } from '../apps/server/src/db/schema.js';
-import { type AppStats, Child } from './ipc.js';
+import { type AppStats, BENCH_CAPTCHA_CODE, Child } from './ipc.js';
 import {
   type Captured,
   emptySamples,
@@ -30,7 +31,7 @@ import {
   summarize,
   type Target,
 } from './load.js';
-import { type Seeded, seed } from './seed.js';
+import { PASSWORD, type Seeded, seed } from './seed.js';
 
 // --- options -------------------------------------------------------------------------------------------------------
 
@@ -56,6 +57,11 @@ const PUSH = { count: 20, minimum: 3, budgetSeconds: 20 };
  * requests over this many customers' links and over as many X-Forwarded-For addresses, as many clients would.
  */
 const LINKS = Math.min(3000, USERS);
+/** Customers with a live session; the customer calls spread over them. */
+const SESSIONS = Math.min(1000, USERS);
+/** The load of the login case, bounded by design by one password hash per request. */
+const LOGIN = { connections: 4, amount: 40 };
+
 const RESULTS_FILE = path.join(import.meta.dirname, 'RESULTS.md');
 
 if (!(SECONDS > 0) || !(USERS >= 1)) {
@@ -124,6 +130,7 @@ type Reads = { usableUsers: number; statements: number; userStatements: number; 
 /** `cpu`: the server process's CPU time per answered request, in milliseconds (all its threads). */
 type Side = Measured & { cpu: number; reads: Reads };
 type Row = { name: string; expected: number; plan: CasePlan; ours: Side; bare: Side; note: string };
+type HashCost = { hashP50: number; verifyP50: number; runs: number };
 type PushRow = {
   size: number;
   ours: Measured & { lastBody: string };
@@ -223,11 +230,15 @@ async function main() {
     users: USERS,
     nodes: NODES,
     links: LINKS,
+    sessions: SESSIONS,
     publicUrl: 'http://127.0.0.1:8080',
     now,
     log,
   });
-  log(`seeded ${USERS} users with paid packages, ${NODES} nodes, ${LINKS} links in ${seconds(started)}`);
+  log(
+    `seeded ${USERS} users with ${USERS * 2} orders and paid packages, ${NODES} nodes, ${LINKS} links, ` +
+      `${SESSIONS} sessions in ${seconds(started)}`,
+  );
   const dbVersion = await databaseVersion(db);
 
   started = performance.now();
@@ -253,7 +264,9 @@ async function main() {
     plan: CasePlan,
   ) => {
     const probe = await send({ ...target, url: app.url });
-    if (probe.status !== expected) {
+    // An envelope answers 200 with its own code: a call that failed (code not 0) measures nothing.
+    const failed = probe.headers['content-type']?.includes('json') && /^\{"code":[1-9]/.test(probe.body.toString());
+    if (probe.status !== expected || failed) {
       throw new Error(
         `${name}: the app answered ${probe.status}, not ${expected}: ${probe.body.toString().slice(0, 300)}`,
       );
@@ -273,7 +286,95 @@ async function main() {
     rows.push({ name, expected, plan, ours, bare: bareSide, note: `${probe.body.length.toLocaleString('en')} B body` });
   };
 
-  // 1. The user list: the first pull builds it, then the 304 (right away, well inside the list's 60-second life)
+  /**
+   * Login: each request answers a captcha fetched beforehand (they are single-use) for another customer, from another
+   * address, so that neither the per-IP nor the per-account limits are what is measured.
+   */
+  async function compareLogin() {
+    // Both sides draw from them (the bare server ignores them): each side's warm-up and rounds, and some to spare.
+    const needed = 2 * (LOGIN.connections + ROUNDS * LOGIN.amount) + 50;
+    const captchas: string[] = [];
+    for (let i = 0; i < needed; i++) {
+      const answer = await send({ url: app.url, path: captchaPath, headers: { 'x-forwarded-for': clientIp(1e6 + i) } });
+      captchas.push((JSON.parse(answer.body.toString()) as { data: { imgId: string } }).data.imgId);
+    }
+    // Counted here, not by the load's request number, which starts again at every round: a captcha is used once.
+    let next = 0;
+    const vary = () => {
+      const n = next++;
+      return {
+        path: '/mutenet/login',
+        headers: { 'x-forwarded-for': clientIp(2e6 + n), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          email: seeded.emails[n % seeded.emails.length]!,
+          password: PASSWORD,
+          imgId: captchas[n % captchas.length]!,
+          imgCode: BENCH_CAPTCHA_CODE,
+        }).toString(),
+      };
+    };
+    const probe = vary();
+    const target = { ...probe, body: Buffer.from(probe.body), method: 'POST' as const, vary };
+    await compare('login (one argon2id verify each)', target, 200, {
+      warmup: { connections: LOGIN.connections, amount: LOGIN.connections },
+      round: LOGIN,
+    });
+  }
+
+  // 1. The customer calls, spread over many customers' sessions and client addresses (per-IP limits).
+  const clientIp = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  const customerCall = (pathOf: (session: Seeded['sessions'][number]) => string) => {
+    const vary = (n: number) => {
+      const session = seeded.sessions[n % seeded.sessions.length]!;
+      return { path: pathOf(session), headers: { authorization: session.token, 'x-forwarded-for': clientIp(n) } };
+    };
+    return { ...vary(0), vary };
+  };
+  const captchaPath = '/mutenet/verify/code/img';
+  await compare(
+    'captcha',
+    { path: captchaPath, vary: (n) => ({ path: captchaPath, headers: { 'x-forwarded-for': clientIp(n) } }) },
+    200,
+    timed(CONNECTIONS),
+  );
+  await compareLogin();
+  const sessionCheck = customerCall(() => '/mutenet/login');
+  await compare('session check', { ...sessionCheck, method: 'POST' }, 200, timed(CONNECTIONS));
+  await compare(
+    'package stat',
+    customerCall(() => '/mutenet/user/package/stat'),
+    200,
+    timed(CONNECTIONS),
+  );
+  await compare(
+    'packages (catalogue)',
+    customerCall(() => '/mutenet/packages'),
+    200,
+    timed(CONNECTIONS),
+  );
+  await compare(
+    'orders list',
+    customerCall(() => '/mutenet/user/orders'),
+    200,
+    timed(CONNECTIONS),
+  );
+  const oneOrder = customerCall((session) => `/mutenet/user/orders?no=${session.orderNo}`);
+  await compare('one order', oneOrder, 200, timed(CONNECTIONS));
+  await compare(
+    'notice',
+    customerCall(() => '/mutenet/notice'),
+    200,
+    timed(CONNECTIONS),
+  );
+  await compare(
+    'nodes',
+    customerCall(() => '/mutenet/user/nodes'),
+    200,
+    timed(CONNECTIONS),
+  );
+  const hashCost = await passwordHashCost();
+
+  // 2. The user list: the first pull builds it, then the 304 (right away, well inside the list's 60-second life)
   // and the full list, plain and gzip-encoded as Go's HTTP client asks for it.
   started = performance.now();
   const first = await send({ url: app.url, path: userPath });
@@ -286,7 +387,9 @@ async function main() {
   const gzip = { path: userPath, headers: { 'accept-encoding': 'gzip' } };
   await compare('user list, 200, gzip', gzip, 200, counted(2, 6));
 
-  // 2. The feed, spread over many customers' links and client addresses (see LINKS).
+  await compare('node config', { path: `/api/v1/server/UniProxy/config?${query}` }, 200, timed(CONNECTIONS));
+
+  // 3. The feed, spread over many customers' links and client addresses (see LINKS).
   const feedVary = (flag: string) => (n: number) => ({
     path: `/sub/${seeded.feedTokens[n % seeded.feedTokens.length]}${flag}`,
     headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
@@ -298,8 +401,9 @@ async function main() {
   };
   await feedCase('feed, share links', '');
   await feedCase('feed, clash (?flag=clash)', '?flag=clash');
+  await feedCase('feed, sing-box (?flag=sing-box)', '?flag=sing-box');
 
-  // 3. Pushes: sequential, as one node pushes; against the bare server, the service call alone, and one statement.
+  // 4. Pushes: sequential, as one node pushes; against the bare server, the service call alone, and one statement.
   const pushes: PushRow[] = [];
   for (const size of PUSH_SIZES) {
     const userIds = seeded.userIds.slice(0, size);
@@ -351,10 +455,31 @@ async function main() {
     loadBefore,
     loadAfter: loadAverage(),
   };
-  const report = render({ startedAt, machine, rows, pushes, listed, label: place.label });
+  const report = render({ startedAt, machine, rows, pushes, hashCost, listed, label: place.label });
   console.log(`\n${report}`);
   writeResults(report);
   log(`written to ${path.relative(process.cwd(), RESULTS_FILE)}; total ${seconds(startedAt.getTime(), Date.now())}`);
+}
+
+/** One password hash and one verify, as the app makes them (argon2id, the library's defaults), timed alone. */
+async function passwordHashCost(runs = 20): Promise<HashCost> {
+  const hashes: number[] = [];
+  const verifies: number[] = [];
+  const stored = await hash(PASSWORD, { algorithm: 2 });
+  for (let i = 0; i < runs; i++) {
+    let start = performance.now();
+    await hash(PASSWORD, { algorithm: 2 });
+    hashes.push(performance.now() - start);
+    start = performance.now();
+    await verify(stored, PASSWORD);
+    verifies.push(performance.now() - start);
+  }
+  const p50 = (times: number[]) =>
+    percentile(
+      times.sort((a, b) => a - b),
+      50,
+    );
+  return { hashP50: p50(hashes), verifyP50: p50(verifies), runs };
 }
 
 /** One warm-up, then up to PUSH.count runs within the budget (at least PUSH.minimum). */
@@ -413,11 +538,12 @@ type ReportInput = {
   machine: { cpus: number; model: string; node: string; database: string; loadBefore: string; loadAfter: string };
   rows: Row[];
   pushes: PushRow[];
+  hashCost: HashCost;
   listed: number;
   label: string;
 };
 
-function render({ startedAt, machine, rows, pushes, listed, label }: ReportInput): string {
+function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: ReportInput): string {
   const lines: string[] = [];
   lines.push(`### ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${label}`);
   lines.push('');
@@ -444,6 +570,12 @@ function render({ startedAt, machine, rows, pushes, listed, label }: ReportInput
         `${ok ? `all ${row.expected}` : `ours ${statusList(row.ours)}; bare ${statusList(row.bare)}`}, ${row.note} |`,
     );
   }
+  lines.push('');
+  lines.push(
+    `Login is bounded by design by its password hash: one argon2id verify alone takes ${ms(hashCost.verifyP50)} ms ` +
+      `(p50 of ${hashCost.runs}; a hash, as register and password changes make, ${ms(hashCost.hashP50)} ms) in ` +
+      `this process, so one core verifies at most ${rate(1000 / hashCost.verifyP50)} passwords a second.`,
+  );
   lines.push('');
   lines.push(
     'Pushes, one node pushing one after the other (`POST /api/v1/server/UniProxy/push`, every user `[1000, 2000]` bytes):',

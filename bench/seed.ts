@@ -1,13 +1,15 @@
 /**
  * Fills a fresh database (SQLite or PostgreSQL, through the app's own migrations and services) with a large
- * installation: users who each paid for a running package, a one-plan catalogue, and nodes with real tokens.
- * Bulk rows go in with multi-row inserts inside one transaction, so that 100,000 users take seconds.
+ * installation: users who each paid for a running package and once gave up an order (two orders a user), a catalogue
+ * of 20 plans, nodes with real tokens, and live sessions for the customer calls. Bulk rows go in with multi-row
+ * inserts inside one transaction, so that 100,000 users take seconds.
  */
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import type { Database } from '../apps/server/src/db/schema.js';
+import { hashToken, newToken } from '../apps/server/src/lib/secrets.js';
 import { GIB } from '../apps/server/src/lib/units.js';
 import { createCatalogService } from '../apps/server/src/modules/catalog/catalog.service.js';
 import { createNodesService } from '../apps/server/src/modules/nodes/nodes.service.js';
@@ -16,8 +18,10 @@ import { MemoryStore } from '../apps/server/src/plugins/app/store.js';
 import { NODE_SPECS } from '../apps/server/src/test/node-specs.js';
 
 const DAY = 24 * 3600_000;
-/** Rows per INSERT: 16 columns × 1,000 stays under SQLite's 32,766 parameters and PostgreSQL's 65,535. */
+/** Rows per INSERT: 17 columns × 1,000 stays under SQLite's 32,766 parameters and PostgreSQL's 65,535. */
 const ROWS_PER_INSERT = 1000;
+/** Plans in the catalogue, half traffic and half durational, each with two packages. */
+const PLANS = 20;
 export const PACKAGE_BYTES = 100 * GIB;
 export const PASSWORD = 'Bench2024pass';
 
@@ -26,6 +30,8 @@ export type SeedOptions = {
   nodes: number;
   /** How many users get a subscription link (`SubscriptionService.link`), for the feed requests. */
   links: number;
+  /** How many users get a live session, for the customer calls. */
+  sessions: number;
   publicUrl: string;
   now?: number;
   /** Progress lines. */
@@ -40,6 +46,10 @@ export type Seeded = {
   nodes: SeededNode[];
   /** Subscription tokens (the last path segment of each link), one per linked user. */
   feedTokens: string[];
+  /** Live sessions of the first users: the token their `Authorization` header carries and one of their orders. */
+  sessions: Array<{ token: string; orderNo: string }>;
+  /** Every user's email; their password is PASSWORD. */
+  emails: string[];
 };
 
 const names = (en: string) => ({ en, 'pt-BR': `${en} (pt)`, 'zh-Hans': `${en} (zh)` });
@@ -57,18 +67,28 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
   const log = options.log ?? (() => {});
   await migrateToLatest(db as Kysely<unknown>);
 
-  // The catalogue through its service: one currency, one traffic plan, one package of 100 GB for 30 days.
+  // The catalogue through its service: one currency and PLANS plans of two packages each. Every user's paid order
+  // is for the first package; the others make the catalogue as long as a real one.
   const catalog = createCatalogService(db, clock);
   await catalog.addCurrency('USD', 'US Dollar', 2, 0);
-  const planNames = names('Traffic 100');
-  const planId = await catalog.addPlan({ group: 'traffic', names: planNames, contents: names('<p>100 GB</p>') });
+  let planNames = names('Traffic 1');
+  let planId = 0;
+  let packageId = 0;
   const packageLabel = '100 GB / 30 days';
-  const packageId = (await catalog.addPackage(planId, {
-    label: packageLabel,
-    days: 30,
-    trafficBytes: PACKAGE_BYTES,
-    prices: [{ currency: 'USD', price_minor: 599, real_minor: 499 }],
-  }))!;
+  for (let n = 1; n <= PLANS; n++) {
+    const group = n % 2 ? ('traffic' as const) : ('durational' as const);
+    const planNamesN = names(`${group === 'traffic' ? 'Traffic' : 'Unlimited'} ${n}`);
+    const id = await catalog.addPlan({ group, names: planNamesN, contents: names(`<p>Plan ${n}: <b>fast</b></p>`) });
+    for (const days of [30, 90]) {
+      const added = (await catalog.addPackage(id, {
+        label: days === 30 ? packageLabel : '300 GB / 90 days',
+        days,
+        trafficBytes: (PACKAGE_BYTES * days) / 30,
+        prices: [{ currency: 'USD', price_minor: 599 * (days / 30), real_minor: 499 * (days / 30) }],
+      }))!;
+      if (n === 1 && days === 30) [planNames, planId, packageId] = [planNamesN, id, added];
+    }
+  }
 
   // One argon2id hash for everyone: hashing 100,000 passwords would take minutes and measure nothing here.
   const passwordHash = await hash(PASSWORD);
@@ -97,30 +117,34 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       const ids = batch.map((n) => byEmail.get(`bench${n}@example.com`)!);
       userIds.push(...ids);
 
+      // Two orders a user: the paid one behind the running package, and an older one left to time out.
+      const order = (userId: number, paid: boolean) => ({
+        // The order number's shape (14-digit UTC stamp + 10 digits), unique by the user id and the day.
+        no: `202601${paid ? '02' : '01'}000000${String(userId).padStart(10, '0')}`,
+        user_id: userId,
+        plan_id: planId,
+        package_id: packageId,
+        plan_names: JSON.stringify(planNames),
+        package_label: packageLabel,
+        plan_group: 'traffic' as const,
+        days: 30,
+        traffic_bytes: PACKAGE_BYTES,
+        currency: 'USD',
+        amount_minor: 499,
+        decimals: 2,
+        status: paid ? 'success' : 'timeout',
+        gateway: paid ? 'sandbox' : null,
+        created_at: paid ? startsAt : startsAt - DAY,
+        updated_at: startsAt,
+        due_at: (paid ? startsAt : startsAt - DAY) + 1800_000,
+      });
+      await tx
+        .insertInto('orders')
+        .values(ids.map((userId) => order(userId, false)))
+        .execute();
       const orders = await tx
         .insertInto('orders')
-        .values(
-          ids.map((userId) => ({
-            // The order number's shape (14-digit UTC stamp + 10 digits), unique by the user id.
-            no: `20260101000000${String(userId).padStart(10, '0')}`,
-            user_id: userId,
-            plan_id: planId,
-            package_id: packageId,
-            plan_names: JSON.stringify(planNames),
-            package_label: packageLabel,
-            plan_group: 'traffic' as const,
-            days: 30,
-            traffic_bytes: PACKAGE_BYTES,
-            currency: 'USD',
-            amount_minor: 499,
-            decimals: 2,
-            status: 'success',
-            gateway: 'sandbox',
-            created_at: startsAt,
-            updated_at: startsAt,
-            due_at: startsAt + 1800_000,
-          })),
-        )
+        .values(ids.map((userId) => order(userId, true)))
         .returning(['id', 'user_id'])
         .execute();
 
@@ -144,6 +168,26 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       if (userIds.length % 20_000 === 0) log(`  ${userIds.length} users, orders and packages`);
     }
   });
+
+  // Sessions as a login makes them: a random token, stored as its hash.
+  const sessions = userIds.slice(0, options.sessions).map((userId) => ({
+    userId,
+    token: newToken(),
+    orderNo: `20260102000000${String(userId).padStart(10, '0')}`,
+  }));
+  for (const batch of chunks(sessions, ROWS_PER_INSERT)) {
+    await db
+      .insertInto('sessions')
+      .values(
+        batch.map(({ userId, token }) => ({
+          user_id: userId,
+          token_hash: hashToken(token),
+          created_at: now,
+          expires_at: now + 30 * DAY,
+        })),
+      )
+      .execute();
+  }
 
   // Nodes through the nodes service, as the admin command line adds them: real tokens, stored hashed.
   const store = new MemoryStore(clock);
@@ -175,5 +219,11 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
     feedTokens.push(link.slice(link.lastIndexOf('/') + 1));
   }
   await store.close();
-  return { userIds, nodes, feedTokens };
+  return {
+    userIds,
+    nodes,
+    feedTokens,
+    sessions: sessions.map(({ token, orderNo }) => ({ token, orderNo })),
+    emails: userIds.map((_, i) => `bench${i + 1}@example.com`),
+  };
 }

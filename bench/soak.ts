@@ -1,0 +1,192 @@
+/**
+ * `npm run soak [-- [--postgres] [--minutes M] [--users N]]`: the app under a steady mixed load at half of the
+ * capacity measured first, for 10 minutes by default, printing its memory and latency every interval, so that a leak
+ * or a slow drift shows (see README, "Benchmarks"). Not part of `npm test`.
+ *
+ * The mix is what a live panel sees: customers' calls (session check, package stat, orders, one order, notice, nodes,
+ * captcha), subscription feeds in the three formats, nodes pulling their user list (the 304) and pushing traffic.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase } from '../apps/server/src/db/database.js';
+import { type AppStats, Child } from './ipc.js';
+import { hammer, percentile, send, type Target } from './load.js';
+import { seed } from './seed.js';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const index = argv.indexOf(name);
+  return index >= 0 ? argv[index + 1] : undefined;
+};
+const POSTGRES = argv.includes('--postgres');
+const MINUTES = Number(option('--minutes') ?? 10);
+const USERS = Number(option('--users') ?? 20_000);
+const INTERVAL_SECONDS = Math.min(30, Math.max(5, (MINUTES * 60) / 20));
+const CONNECTIONS = 10;
+/** Users in each push: a node's share of the traffic reported every minute or so. */
+const PUSH_USERS = 200;
+
+if (!(MINUTES > 0) || !(USERS >= PUSH_USERS)) {
+  console.error(`usage: npm run soak [-- --postgres] [--minutes M] [--users N ≥ ${PUSH_USERS}]`);
+  process.exit(2);
+}
+
+const log = (line: string) => console.error(`soak: ${line}`);
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-soak-'));
+  const postgresUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (POSTGRES && !postgresUrl?.startsWith('postgres')) {
+    throw new Error('--postgres needs TEST_DATABASE_URL or DATABASE_URL set to a postgres:// URL');
+  }
+  const schema = POSTGRES ? `soak_${process.pid}` : undefined;
+  const url = POSTGRES ? postgresUrl! : `sqlite:${path.join(dir, 'soak.db')}`;
+  const { db } = openDatabase(url, schema ? { searchPath: schema } : {});
+  if (schema) await db.schema.createSchema(schema).execute();
+  let app: Child | undefined;
+  try {
+    const seeded = await seed(db, {
+      users: USERS,
+      nodes: 20,
+      links: 1000,
+      sessions: 1000,
+      publicUrl: 'http://127.0.0.1:8080',
+      log,
+    });
+    app = await Child.start('app-server.ts', {
+      BENCH_DATABASE_URL: url,
+      BENCH_SEARCH_PATH: schema ?? '',
+      BENCH_DIR: dir,
+    });
+    log(`seeded ${USERS} users; the app listens on ${app.url}`);
+
+    const node = seeded.nodes.find((candidate) => candidate.rate === 1)!;
+    const nodeQuery = `node_id=${node.id}&node_type=${node.protocol}&token=${node.token}`;
+    const userList = await send({ url: app.url, path: `/api/v1/server/UniProxy/user?${nodeQuery}` });
+    const etag = userList.headers.etag as string;
+    const pushBody = (n: number) =>
+      JSON.stringify(
+        Object.fromEntries(
+          seeded.userIds
+            .slice((n * PUSH_USERS) % (USERS - PUSH_USERS), ((n * PUSH_USERS) % (USERS - PUSH_USERS)) + PUSH_USERS)
+            .map((id) => [id, [1000, 2000]]),
+        ),
+      );
+    const ip = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+    /** One request of the mix for the n-th request: a fixed rotation, so every interval gets the same mix. */
+    const mix = (n: number): ReturnType<NonNullable<Target['vary']>> => {
+      const session = seeded.sessions[n % seeded.sessions.length]!;
+      const customer = { authorization: session.token, 'x-forwarded-for': ip(n) };
+      const feed = (flag: string) => ({
+        path: `/sub/${seeded.feedTokens[n % seeded.feedTokens.length]}${flag}`,
+        headers: { 'x-forwarded-for': ip(n) },
+      });
+      switch (n % 14) {
+        case 0:
+          return { path: '/mutenet/login', method: 'POST', headers: customer };
+        case 1:
+          return { path: '/mutenet/user/package/stat', headers: customer };
+        case 2:
+          return { path: '/mutenet/user/orders', headers: customer };
+        case 3:
+          return { path: `/mutenet/user/orders?no=${session.orderNo}`, headers: customer };
+        case 4:
+          return { path: '/mutenet/notice', headers: customer };
+        case 5:
+          return { path: '/mutenet/user/nodes', headers: customer };
+        case 6:
+          return { path: '/mutenet/packages', headers: customer };
+        case 7:
+          return { path: '/mutenet/verify/code/img', headers: { 'x-forwarded-for': ip(n) } };
+        case 8:
+          return feed('');
+        case 9:
+          return feed('?flag=clash');
+        case 10:
+          return feed('?flag=sing-box');
+        case 11:
+        case 12:
+          return { path: `/api/v1/server/UniProxy/user?${nodeQuery}`, headers: { 'if-none-match': etag } };
+        default:
+          return {
+            path: `/api/v1/server/UniProxy/push?${nodeQuery}`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: pushBody(n),
+          };
+      }
+    };
+    const target: Target = { url: app.url, vary: mix };
+
+    log('measuring capacity: the mix as fast as it goes for 10 s');
+    await hammer(target, { connections: CONNECTIONS, seconds: 2 });
+    const capacity = await hammer(target, { connections: CONNECTIONS, seconds: 10 });
+    const capacityRps = capacity.times.length / (capacity.ms / 1000);
+    const rate = Math.max(1, Math.floor(capacityRps / 2));
+    log(`capacity ${Math.round(capacityRps)} req/s; soaking at ${rate} req/s for ${MINUTES} min`);
+
+    const header = 'minute | req/s | p50 ms | p99 ms | errors | non-2xx/304 | RSS MiB | heap used MiB | external MiB';
+    console.log(`\n${header}\n${header.replace(/[^|]/g, '-')}`);
+    const rows: Array<{ p50: number; p99: number; rss: number; heap: number }> = [];
+    const began = performance.now();
+    while (performance.now() - began < MINUTES * 60_000) {
+      const seconds = Math.min(INTERVAL_SECONDS, (MINUTES * 60_000 - (performance.now() - began)) / 1000);
+      if (seconds < 1) break;
+      const samples = await hammer(target, { connections: CONNECTIONS, seconds, rate });
+      const stats = await app.ask<AppStats>({ type: 'stats' });
+      const sorted = samples.times.slice().sort((a, b) => a - b);
+      const failed = Object.entries(samples.statuses)
+        .filter(([status]) => !['200', '304'].includes(status))
+        .reduce((sum, [, count]) => sum + count, 0);
+      const row = {
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        rss: stats.memory.rss,
+        heap: stats.memory.heapUsed,
+      };
+      rows.push(row);
+      console.log(
+        [
+          ((performance.now() - began) / 60_000).toFixed(1),
+          Math.round(sorted.length / (samples.ms / 1000)),
+          row.p50.toFixed(2),
+          row.p99.toFixed(1),
+          samples.errors,
+          failed,
+          mib(row.rss),
+          mib(row.heap),
+          mib(stats.memory.external),
+        ].join(' | '),
+      );
+    }
+    // Flat means: the last quarter of the intervals against the first quarter (after the first, a warm-up).
+    const quarter = Math.max(1, Math.floor(rows.length / 4));
+    const mean = (list: typeof rows, pick: (row: (typeof rows)[number]) => number) =>
+      list.reduce((sum, row) => sum + pick(row), 0) / list.length;
+    const early = rows.slice(1, 1 + quarter);
+    const late = rows.slice(-quarter);
+    if (early.length && late.length) {
+      console.log(
+        `\nlast quarter against the first: RSS ${mib(mean(early, (r) => r.rss))} → ${mib(mean(late, (r) => r.rss))} MiB, ` +
+          `heap used ${mib(mean(early, (r) => r.heap))} → ${mib(mean(late, (r) => r.heap))} MiB, ` +
+          `p50 ${mean(early, (r) => r.p50).toFixed(2)} → ${mean(late, (r) => r.p50).toFixed(2)} ms, ` +
+          `p99 ${mean(early, (r) => r.p99).toFixed(1)} → ${mean(late, (r) => r.p99).toFixed(1)} ms`,
+      );
+    }
+  } finally {
+    await app?.stop();
+    if (schema) await db.schema.dropSchema(schema).cascade().execute();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+}
