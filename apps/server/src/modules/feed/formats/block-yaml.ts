@@ -11,7 +11,6 @@ export type YamlValue = string | number | boolean | null | YamlValue[] | { [key:
 type YamlMap = { [key: string]: YamlValue | undefined };
 
 const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters this function escapes
 const NOT_PRINTABLE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 export function toBlockYaml(document: YamlMap): string {
