@@ -263,4 +263,29 @@ describe.each(DATABASES)('node API on %s', (database) => {
     const later = await customer.api.get('/mutenet/user/nodes', { token: customer.token });
     expect(later.body.data.every((node: { status: string }) => node.status === 'offline')).toBe(true);
   });
+
+  it('keeps a node online while its agent calls, writing its heartbeat to the store at most once a minute', async () => {
+    const node = nodes[2]!;
+    const customer = await newCustomer(null);
+    const statusOf = async () => {
+      const { body } = await customer.api.get('/mutenet/user/nodes', { token: customer.token });
+      return body.data.find((listed: { name: string }) => listed.name === node.name)?.status;
+    };
+    const set = vi.spyOn(app.app.store, 'set');
+    try {
+      // An agent pulling every 20 s for 12 minutes: 37 calls, more than twice the online window.
+      for (let call = 0; call <= 36; call++) {
+        await agent(app, node).users();
+        expect(await statusOf()).toBe('online');
+        app.clock.advance(20_000);
+      }
+      const heartbeats = set.mock.calls.filter(([key]) => key === `node-alive:${node.id}`).length;
+      expect(heartbeats).toBeGreaterThanOrEqual(12);
+      expect(heartbeats).toBeLessThanOrEqual(13);
+    } finally {
+      set.mockRestore();
+    }
+    app.clock.advance(5 * 60_000);
+    expect(await statusOf()).toBe('offline');
+  });
 });

@@ -10,6 +10,11 @@ import type { Protocol, ResolvedProxy } from './proxy.model.js';
 
 /** A node is online when its agent called the node API within this window. */
 export const NODE_ONLINE_WINDOW_MS = 5 * 60_000;
+/**
+ * How often an instance renews a node's heartbeat in the store: agents call several times a minute, and one write a
+ * minute keeps a node well inside its online window without a store write on every call.
+ */
+const HEARTBEAT_RENEW_MS = 60_000;
 /** How long this instance trusts its copy of the node table: operator changes reach every instance within it. */
 const NODE_CACHE_MS = 5000;
 /** Online IPs a node reported stay counted this long without a new report. */
@@ -43,6 +48,8 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
 export class NodesService {
   #cache: { rows: NodeView[]; at: number } | undefined;
   #tokenHashes = new Map<number, string>();
+  /** When this instance last wrote each node's heartbeat to the store. */
+  #heartbeats = new Map<number, number>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -84,7 +91,10 @@ export class NodesService {
   }
 
   async heartbeat(nodeId: number): Promise<void> {
-    await this.store.set(aliveKey(nodeId), String(this.now()), NODE_ONLINE_WINDOW_MS);
+    const now = this.now();
+    if (now - (this.#heartbeats.get(nodeId) ?? -Infinity) < HEARTBEAT_RENEW_MS) return;
+    await this.store.set(aliveKey(nodeId), String(now), NODE_ONLINE_WINDOW_MS);
+    this.#heartbeats.set(nodeId, now);
   }
 
   /** How many visible nodes are online, as the store's heartbeats say. */
