@@ -50,6 +50,8 @@ export class NodesService {
   #tokenHashes = new Map<number, string>();
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
+  /** Per loaded node list (it goes with the list), the visible nodes' names per language. */
+  #namesByList = new WeakMap<NodeView[], Map<RequestLanguage, Array<{ node: NodeView; name: string }>>>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -117,15 +119,33 @@ export class NodesService {
 
   /** The visible nodes with the customer's credential in them, named uniquely in the request's language. */
   async proxiesFor(uuid: string, language: RequestLanguage): Promise<ResolvedProxy[]> {
-    const seen = new Map<string, number>();
-    return (await this.all())
-      .filter((node) => node.visible)
-      .map((node) => {
-        const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
-        const count = (seen.get(base) ?? 0) + 1;
-        seen.set(base, count);
-        return resolve(node, uuid, count === 1 ? base : `${base} (${count})`);
-      });
+    return this.#named(await this.all(), language).map(({ node, name }) => resolve(node, uuid, name));
+  }
+
+  /**
+   * The visible nodes with their names in a language, numbered where two share one: worked out once per loaded node
+   * list and language, not on every feed request.
+   */
+  #named(nodes: NodeView[], language: RequestLanguage): Array<{ node: NodeView; name: string }> {
+    let byLanguage = this.#namesByList.get(nodes);
+    if (!byLanguage) {
+      byLanguage = new Map();
+      this.#namesByList.set(nodes, byLanguage);
+    }
+    let named = byLanguage.get(language);
+    if (!named) {
+      const seen = new Map<string, number>();
+      named = nodes
+        .filter((node) => node.visible)
+        .map((node) => {
+          const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
+          const count = (seen.get(base) ?? 0) + 1;
+          seen.set(base, count);
+          return { node, name: count === 1 ? base : `${base} (${count})` };
+        });
+      byLanguage.set(language, named);
+    }
+    return named;
   }
 
   /** The online IPs a node reports per user id; counted across nodes by `onlineCounts`. */
