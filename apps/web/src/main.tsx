@@ -1,5 +1,4 @@
 import '@mantine/core/styles/baseline.css';
-import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/UnstyledButton.css';
 import '@mantine/core/styles/Loader.css';
@@ -12,18 +11,23 @@ import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/CloseButton.css';
-import '@mantine/core/styles/Notification.css';
 import './app/global.css';
-import './i18n/i18n';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { i18nReady } from './i18n/i18n';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first screen shows once its language's strings have arrived. Rendered as a transition, in slices that leave the
+// main thread free in between, rather than in one long task.
+void i18nReady.then(() =>
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  ),
 );

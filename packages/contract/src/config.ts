@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The guides of the knowledge base whose download or store link an operator configures. */
 export const CLIENT_APPS = ['officialAndroid', 'v2rayNG', 'clashWindows', 'shadowrocket', 'foxray'] as const;

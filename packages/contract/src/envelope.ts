@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Every `/mutenet/` JSON answer: `code` 0 is success, anything else an error with `msg` in the request's language. */
-export function envelopeOf<T extends z.ZodType>(data: T) {
-  return z.object({ code: z.number().int(), msg: z.string(), data });
+export function envelopeOf<T extends z.ZodMiniType>(data: T) {
+  return z.object({ code: z.int(), msg: z.string(), data });
 }
 
 export const EmptyEnvelopeSchema = envelopeOf(z.null());

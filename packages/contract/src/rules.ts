@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ErrorKey } from './errors.js';
 
 /** One check of a form, and the error it reports when it fails. */
@@ -9,20 +9,23 @@ export type Rule<T> = readonly [passes: (value: T) => boolean, error: ErrorKey];
  * same order (spec section 5) and name the same first problem. The issue's message is the error key.
  */
 export function firstFailing<T>(rules: readonly Rule<T>[]) {
-  return (value: T, ctx: z.RefinementCtx) => {
+  return z.superRefine<T>((value, ctx) => {
     for (const [passes, error] of rules) {
       if (!passes(value)) {
         ctx.addIssue({ code: 'custom', message: error });
         return;
       }
     }
-  };
+  });
 }
 
 /** A form field as it arrives form-encoded: a string, absent meaning empty. Longer than any field we take. */
-export const formField = z.string().max(1024).default('');
+export const formField = z._default(z.string().check(z.maxLength(1024)), '');
 /** A form field that is trimmed before it is checked. */
-export const trimmedField = formField.transform((s) => s.trim());
+export const trimmedField = z.pipe(
+  formField,
+  z.transform((s: string) => s.trim()),
+);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;

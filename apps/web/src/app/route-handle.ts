@@ -9,7 +9,11 @@ export type TitleKey =
   | 'auth.reset.title'
   | 'licence.title';
 
-export type RouteHandle = { title?: TitleKey };
+export type RouteHandle = {
+  title?: TitleKey;
+  /** Starts loading the route's code (a screen loaded on demand). */
+  load?: () => Promise<unknown>;
+};
 
 /** The routes matched by the current location, outermost first (the router computes them once per location). */
 export const RouteMatchesContext = createContext<RouteMatch<string, RouteObject>[]>([]);

@@ -1,25 +1,35 @@
-import { lazy, useEffect, useMemo } from 'react';
+import { type ComponentType, lazy, useEffect, useMemo } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { PATHS } from '../lib/paths';
 import { type RouteHandle, RouteMatchesContext } from './route-handle';
 import { LoginRoute } from './routes/login';
-import { RootRoute } from './routes/root';
+import { mayShow, RootRoute } from './routes/root';
+
+/** A screen loaded on demand: its component, and the function that starts loading its code. */
+function onDemand(load: () => Promise<{ default: ComponentType }>) {
+  return { Screen: lazy(load), load };
+}
 
 // The login screen is in the first bundle; every other screen loads on demand.
-const RegisterRoute = lazy(() => import('./routes/register'));
-const ForgetPasswordsRoute = lazy(() => import('./routes/forget-passwords'));
-const ShowDocxRoute = lazy(() => import('./routes/show-docx'));
-const AppLayoutRoute = lazy(() => import('./routes/app-layout'));
-const PersonRoute = lazy(() => import('./routes/person'));
-const DashboardRoute = lazy(() => import('./routes/dashboard'));
-const KnowledgeBaseRoute = lazy(() => import('./routes/knowledge-base'));
-const NodeStatusRoute = lazy(() => import('./routes/node-status'));
-const PlaceholderRoute = lazy(() => import('./routes/placeholder'));
-const ShopRoute = lazy(() => import('./routes/shop'));
-const ShopConfigureRoute = lazy(() => import('./routes/shop-configure'));
-const OrdersRoute = lazy(() => import('./routes/orders'));
-const OrderStatusRoute = lazy(() => import('./routes/order-status'));
+const Register = onDemand(() => import('./routes/register'));
+const ForgetPasswords = onDemand(() => import('./routes/forget-passwords'));
+const ShowDocx = onDemand(() => import('./routes/show-docx'));
+const AppLayout = onDemand(() => import('./routes/app-layout'));
+const Person = onDemand(() => import('./routes/person'));
+const Dashboard = onDemand(() => import('./routes/dashboard'));
+const KnowledgeBase = onDemand(() => import('./routes/knowledge-base'));
+const NodeStatus = onDemand(() => import('./routes/node-status'));
+const Placeholder = onDemand(() => import('./routes/placeholder'));
+const Shop = onDemand(() => import('./routes/shop'));
+const ShopConfigure = onDemand(() => import('./routes/shop-configure'));
+const Orders = onDemand(() => import('./routes/orders'));
+const OrderStatus = onDemand(() => import('./routes/order-status'));
+
+/** The route of a screen loaded on demand, titled. */
+function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: RouteHandle['title']): RouteObject {
+  return { path, element: <screen.Screen />, handle: { title, load: screen.load } satisfies RouteHandle };
+}
 
 const titled = (title: RouteHandle['title']): RouteHandle => ({ title });
 
@@ -30,28 +40,25 @@ export const routes: RouteObject[] = [
     children: [
       { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
       { path: PATHS.login, element: <LoginRoute />, handle: titled('auth.login.title') },
-      { path: PATHS.register, element: <RegisterRoute />, handle: titled('auth.register.title') },
-      { path: PATHS.forgetPasswords, element: <ForgetPasswordsRoute />, handle: titled('auth.reset.title') },
-      { path: PATHS.showDocx, element: <ShowDocxRoute />, handle: titled('licence.title') },
+      screenRoute(PATHS.register, Register, 'auth.register.title'),
+      screenRoute(PATHS.forgetPasswords, ForgetPasswords, 'auth.reset.title'),
+      screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
       {
-        element: <AppLayoutRoute />,
+        element: <AppLayout.Screen />,
+        handle: { load: AppLayout.load } satisfies RouteHandle,
         children: [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
-          { path: `${PATHS.dashboard}/:from?/:lang?`, element: <DashboardRoute />, handle: titled('nav.dashboard') },
-          { path: PATHS.knowledgeBase, element: <KnowledgeBaseRoute />, handle: titled('nav.knowledgeBase') },
-          { path: `${PATHS.shop}/:from?/:lang?`, element: <ShopRoute />, handle: titled('nav.purchase') },
-          {
-            path: `${PATHS.nodeStatus}/:from?/:lang?`,
-            element: <NodeStatusRoute />,
-            handle: titled('nav.nodeStatus'),
-          },
-          { path: `${PATHS.orders}/:from?/:lang?`, element: <OrdersRoute />, handle: titled('nav.myOrder') },
-          { path: PATHS.invite, element: <PlaceholderRoute />, handle: titled('nav.invite') },
-          { path: PATHS.help, element: <PlaceholderRoute />, handle: titled('nav.help') },
-          { path: PATHS.flow, element: <PlaceholderRoute />, handle: titled('nav.flow') },
-          { path: PATHS.userCentre, element: <PersonRoute />, handle: titled('nav.userCentre') },
-          { path: `${PATHS.shopConfigure}/:obj`, element: <ShopConfigureRoute />, handle: titled('nav.configure') },
-          { path: `${PATHS.orderStatus}/:params`, element: <OrderStatusRoute />, handle: titled('nav.orderDetails') },
+          screenRoute(`${PATHS.dashboard}/:from?/:lang?`, Dashboard, 'nav.dashboard'),
+          screenRoute(PATHS.knowledgeBase, KnowledgeBase, 'nav.knowledgeBase'),
+          screenRoute(`${PATHS.shop}/:from?/:lang?`, Shop, 'nav.purchase'),
+          screenRoute(`${PATHS.nodeStatus}/:from?/:lang?`, NodeStatus, 'nav.nodeStatus'),
+          screenRoute(`${PATHS.orders}/:from?/:lang?`, Orders, 'nav.myOrder'),
+          screenRoute(PATHS.invite, Placeholder, 'nav.invite'),
+          screenRoute(PATHS.help, Placeholder, 'nav.help'),
+          screenRoute(PATHS.flow, Placeholder, 'nav.flow'),
+          screenRoute(PATHS.userCentre, Person, 'nav.userCentre'),
+          screenRoute(`${PATHS.shopConfigure}/:obj`, ShopConfigure, 'nav.configure'),
+          screenRoute(`${PATHS.orderStatus}/:params`, OrderStatus, 'nav.orderDetails'),
           { path: '*', element: <Navigate to={PATHS.home} replace /> },
         ],
       },
@@ -69,7 +76,15 @@ export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '') || '/
 export function AppRoutes() {
   const location = useLocation();
   const navigate = useNavigate();
-  const matches = useMemo(() => matchRoutes(routes, location) ?? [], [location]);
+  const matches = useMemo(() => {
+    const matched = matchRoutes(routes, location) ?? [];
+    // The code of every route a location shows (the shell and the screen inside it) loads side by side, rather than
+    // the screen's only once the shell has rendered; none for a location the guard turns away.
+    if (mayShow(location.pathname)) {
+      for (const { route } of matched) void (route.handle as RouteHandle | undefined)?.load?.();
+    }
+    return matched;
+  }, [location]);
 
   useEffect(() => {
     // The api client has already cleared storage; the login screen forgets the cached data.

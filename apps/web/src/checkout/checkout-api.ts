@@ -1,5 +1,5 @@
 import { type Endpoint, type RequestLanguage, SUCCESS_CODE } from '@mutenet/contract';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** Spec section 7: 5 seconds for a call. */
 const TIMEOUT_MS = 5_000;

@@ -9,6 +9,7 @@ import {
   startPayment,
 } from '@mutenet/contract';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import * as z from 'zod/mini';
 import { ORDER_STATUS_LABELS } from '../i18n/order-statuses';
 import { formatMoney } from '../lib/money';
 import { CheckoutError, type CheckoutSession, callCheckout } from './checkout-api';
@@ -134,7 +135,7 @@ export function CheckoutPage({ pathname, cookie, redirect = (url) => window.loca
     setActionError(null);
     try {
       const result = await callCheckout(sandboxAction, session, { params: { orderNo, action } });
-      const status = OrderStatusSchema.catch('unused').parse(result.status);
+      const status = z.catch(OrderStatusSchema, 'unused').parse(result.status);
       setLoad((current) =>
         current.kind === 'ready'
           ? { kind: 'ready', checkout: { ...current.checkout, order: { ...current.checkout.order, status } } }

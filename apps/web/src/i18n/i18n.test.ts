@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getSessionValue, SESSION_KEYS } from '../lib/storage';
 import { currentRequestLanguage, i18n, parseLanguage, setLanguage } from './i18n';
 import { en } from './resources/en';
+import { zh } from './resources/zh';
 
 function keysOf(value: object, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, inner]) =>
@@ -11,6 +12,15 @@ function keysOf(value: object, prefix = ''): string[] {
 }
 
 describe('i18n', () => {
+  // First in this file: the set-up has shown English only, over the default Portuguese.
+  it('loads the strings of a language only when it is shown', async () => {
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
+    expect(i18n.hasResourceBundle('zh', 'translation')).toBe(false);
+    await setLanguage('zh');
+    expect(i18n.hasResourceBundle('zh', 'translation')).toBe(true);
+    expect(i18n.t('auth.login.title')).toBe(zh.auth.login.title);
+  });
+
   it('reads stored and wire language codes', () => {
     expect(parseLanguage('por')).toBe('por');
     expect(parseLanguage('pt-BR')).toBe('por');
@@ -29,7 +39,8 @@ describe('i18n', () => {
     expect(document.documentElement.lang).toBe('pt-BR');
   });
 
-  it('has every UI string in every language', () => {
+  it('has every UI string in every language', async () => {
+    await i18n.loadLanguages([...LANGUAGES]);
     const keys = keysOf(en);
     for (const language of LANGUAGES) {
       for (const key of keys) {

@@ -8,14 +8,32 @@ import {
   REQUEST_LANGUAGE,
   type RequestLanguage,
 } from '@mutenet/contract';
-import i18next, { type i18n as I18n } from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getSessionValue, SESSION_KEYS, setSessionValue } from '../lib/storage';
-import { en } from './resources/en';
-import { por } from './resources/por';
-import { zh } from './resources/zh';
+import type { Resources } from './resources/en';
 
 export const i18n: I18n = i18next.createInstance();
+
+/** Each language's strings are a chunk of their own: the first screen loads only the language it shows. */
+const RESOURCES: Record<Language, () => Promise<Resources>> = {
+  en: () => import('./resources/en').then((module) => module.en),
+  por: () => import('./resources/por').then((module) => module.por),
+  zh: () => import('./resources/zh').then((module) => module.zh),
+};
+
+const loadResources: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const parsed = parseLanguage(language);
+    if (!parsed) return callback(new Error(`no strings for ${language}`), false);
+    RESOURCES[parsed]().then(
+      (resources) => callback(null, resources),
+      (error: Error) => callback(error, false),
+    );
+  },
+};
 
 const BY_REQUEST_LANGUAGE = new Map<string, Language>(
   LANGUAGES.map((language) => [REQUEST_LANGUAGE[language].toLowerCase(), language]),
@@ -61,11 +79,17 @@ i18n.on('languageChanged', reflectLanguage);
 
 const language = initialLanguage();
 setSessionValue(SESSION_KEYS.language, language);
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, por: { translation: por }, zh: { translation: zh } },
-  lng: language,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+/**
+ * Settles once the language on screen has its strings (a change of language loads the new one before it switches).
+ * Every language has every key (`Resources`), so no fallback language is loaded beside it.
+ */
+export const i18nReady: Promise<unknown> = i18n
+  .use(loadResources)
+  .use(initReactI18next)
+  .init({
+    lng: language,
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    load: 'currentOnly',
+    interpolation: { escapeValue: false },
+  });

@@ -1,6 +1,5 @@
 import { type Endpoint, envelopeOf, SUCCESS_CODE } from '@mutenet/contract';
-import ky from 'ky';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
 import type { Resources } from '../i18n/resources/en';
 import { type ToastOptions, toastError, toastMistake } from './notify';
@@ -64,22 +63,35 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   unauthorizedHandler = handler ?? defaultUnauthorizedHandler;
 }
 
-const http = ky.create({
-  retry: 0,
-  timeout: DEFAULT_TIMEOUT_MS,
-  throwHttpErrors: false,
-  // Looked up on every call, so that tests can stand in for the network.
-  fetch: (input, init) => globalThis.fetch(input, init),
-  hooks: {
-    beforeRequest: [
-      (request) => {
-        const token = getToken();
-        if (token) request.headers.set('Authorization', token);
-        request.headers.set('Accept-Language', currentRequestLanguage());
-      },
-    ],
-  },
-});
+type RequestOptions = { method?: string; timeout?: number; query?: Record<string, string>; body?: URLSearchParams };
+
+/**
+ * One request with the token, the request language and a time limit (spec section 7). `fetch` is looked up on every
+ * call, so that tests can stand in for the network.
+ */
+async function request(
+  path: string,
+  { method = 'GET', timeout = DEFAULT_TIMEOUT_MS, query, body }: RequestOptions = {},
+): Promise<Response> {
+  const headers = new Headers({ 'Accept-Language': currentRequestLanguage() });
+  const token = getToken();
+  if (token) headers.set('Authorization', token);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new DOMException(`no answer in ${timeout} ms`, 'TimeoutError'));
+    }, timeout);
+  });
+  try {
+    const url = query ? `${path}?${new URLSearchParams(query)}` : path;
+    const response = globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
+    return await Promise.race([response, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export type FormValues = Record<string, string | number | undefined>;
 
@@ -137,11 +149,11 @@ function failHttp(status: number, serverMessage: string | undefined, toast: Toas
 /** Sends one call; no answer at all (a network failure, a time-out) is shown to the user and raised here. */
 async function send(endpoint: Endpoint, options: CallOptions): Promise<Response> {
   try {
-    return await http(endpoint.path, {
+    return await request(endpoint.path, {
       method: endpoint.method,
-      timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
-      ...(options.query ? { searchParams: options.query } : {}),
-      ...(options.body ? { body: formBody(options.body) } : {}),
+      timeout: options.timeout,
+      query: options.query,
+      body: options.body && formBody(options.body),
     });
   } catch (error) {
     const message = i18n.t('toast.networkError');
@@ -206,6 +218,8 @@ export async function callTextEndpoint<E extends Endpoint>(
 }
 
 /** A plain JSON file (not an envelope), such as the runtime configuration. */
-export async function fetchJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
-  return schema.parse(await http.get(path, { throwHttpErrors: true }).json());
+export async function fetchJson<T>(path: string, schema: z.ZodMiniType<T>): Promise<T> {
+  const response = await request(path);
+  if (!response.ok) throw new ApiError('http', `${path} answered ${response.status}`, { status: response.status });
+  return schema.parse(await response.json());
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What the panel keeps of the signed-in customer: the email, for display. */
 export const SessionUserSchema = z.object({ user: z.string() });

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { EmptyEnvelopeSchema } from '../envelope.js';
 import { firstFailing, formField, isPasswordFormat, notEmpty } from '../rules.js';
 
 /** The old password is checked by the server only, against the stored hash. */
-export const ChangePasswordBodySchema = z.object({ oldPwd: formField, newPwd: formField }).superRefine(
+export const ChangePasswordBodySchema = z.object({ oldPwd: formField, newPwd: formField }).check(
   firstFailing([
     [(v) => notEmpty(v.newPwd), 'PASSWORD_BLANK'],
     [(v) => isPasswordFormat(v.newPwd), 'PASSWORD_FORMAT'],
@@ -12,15 +12,13 @@ export const ChangePasswordBodySchema = z.object({ oldPwd: formField, newPwd: fo
 );
 export type ChangePasswordBody = z.input<typeof ChangePasswordBodySchema>;
 
-export const ChangePasswordFormSchema = z
-  .object({ oldPwd: formField, newPwd: formField, repeatPwd: formField })
-  .superRefine(
-    firstFailing([
-      [(v) => notEmpty(v.newPwd) && notEmpty(v.repeatPwd), 'PASSWORD_BLANK'],
-      [(v) => v.newPwd === v.repeatPwd, 'NEW_PASSWORD_DIFFERENT'],
-      [(v) => isPasswordFormat(v.newPwd), 'PASSWORD_FORMAT'],
-    ]),
-  );
+export const ChangePasswordFormSchema = z.object({ oldPwd: formField, newPwd: formField, repeatPwd: formField }).check(
+  firstFailing([
+    [(v) => notEmpty(v.newPwd) && notEmpty(v.repeatPwd), 'PASSWORD_BLANK'],
+    [(v) => v.newPwd === v.repeatPwd, 'NEW_PASSWORD_DIFFERENT'],
+    [(v) => isPasswordFormat(v.newPwd), 'PASSWORD_FORMAT'],
+  ]),
+);
 export type ChangePasswordForm = z.input<typeof ChangePasswordFormSchema>;
 
 /** Revokes every session of the user, this one included: the panel then signs in again. */

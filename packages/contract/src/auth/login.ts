@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { envelopeOf } from '../envelope.js';
 import { firstFailing, formField, isEmail, notEmpty, trimmedField } from '../rules.js';
@@ -12,7 +12,7 @@ export const LoginBodySchema = z
     imgCode: trimmedField,
     imgId: formField,
   })
-  .superRefine(
+  .check(
     firstFailing([
       [(v) => notEmpty(v.email) && notEmpty(v.password) && notEmpty(v.imgCode), 'ALL_REQUIRED'],
       [(v) => isEmail(v.email), 'EMAIL_FORMAT'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { EmptyEnvelopeSchema } from '../envelope.js';
 import {
@@ -35,15 +35,13 @@ const secretRules: Rule<RegisterFields>[] = [
 ];
 
 /** What the server takes. `inviteCode` is sent only when filled. */
-export const RegisterBodySchema = z
-  .object(registerFields)
-  .superRefine(firstFailing([...identityRules, ...secretRules]));
+export const RegisterBodySchema = z.object(registerFields).check(firstFailing([...identityRules, ...secretRules]));
 export type RegisterBody = z.input<typeof RegisterBodySchema>;
 
 /** The register screen's form: the body plus the repeated password, checked in the spec's order. */
 export const RegisterFormSchema = z
   .object({ ...registerFields, repeatPassword: formField })
-  .superRefine(
+  .check(
     firstFailing<RegisterFields & { repeatPassword: string }>([
       ...identityRules,
       [(v) => notEmpty(v.repeatPassword), 'PASSWORD_BLANK'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { EmptyEnvelopeSchema } from '../envelope.js';
 import { firstFailing, formField, isEmail, isPasswordFormat, notEmpty, type Rule, trimmedField } from '../rules.js';
@@ -14,14 +14,12 @@ const tailRules: Rule<ResetFields>[] = [
 ];
 
 /** The answer never tells whether the email is registered: an unknown one fails as a wrong code. */
-export const ResetPasswordBodySchema = z
-  .object(resetFields)
-  .superRefine(firstFailing([emailRule, blankRule, ...tailRules]));
+export const ResetPasswordBodySchema = z.object(resetFields).check(firstFailing([emailRule, blankRule, ...tailRules]));
 export type ResetPasswordBody = z.input<typeof ResetPasswordBodySchema>;
 
 export const ResetPasswordFormSchema = z
   .object({ ...resetFields, repeatPwd: formField })
-  .superRefine(
+  .check(
     firstFailing<ResetFields & { repeatPwd: string }>([
       emailRule,
       blankRule,

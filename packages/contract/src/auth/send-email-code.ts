@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { EmptyEnvelopeSchema } from '../envelope.js';
 import { firstFailing, formField, isEmail, notEmpty, trimmedField } from '../rules.js';
@@ -12,7 +12,7 @@ export const SendEmailCodeBodySchema = z
     imgCode: trimmedField,
     email: trimmedField,
   })
-  .superRefine(
+  .check(
     firstFailing([
       [(v) => notEmpty(v.imgCode), 'PICTURE_CODE_FIRST'],
       [(v) => isEmail(v.email), 'EMAIL_FORMAT'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const CURRENCY_CODE_PATTERN = /^[A-Z]{3}$/;
 
@@ -14,7 +14,7 @@ export const PriceSchema = z.object({ price: z.number(), real: z.number() });
 export type Price = z.infer<typeof PriceSchema>;
 
 export const PackageSchema = z.object({
-  pkgId: z.number().int(),
+  pkgId: z.int(),
   /** The package's label, e.g. "30 days" or "100 GB". */
   pkgType: z.string(),
   /** Keyed by currency code. */
@@ -23,7 +23,7 @@ export const PackageSchema = z.object({
 export type Package = z.infer<typeof PackageSchema>;
 
 export const PlanSchema = z.object({
-  pdId: z.number().int(),
+  pdId: z.int(),
   pdName: z.string(),
   /** Sanitised HTML, in the request's language. */
   content: z.string(),
@@ -38,6 +38,6 @@ export type Plans = z.infer<typeof PlansSchema>;
 export const ProductSchema = z.object({
   pdName: z.string(),
   content: z.string(),
-  packages: z.array(PackageSchema).min(1),
+  packages: z.array(PackageSchema).check(z.minLength(1)),
 });
 export type Product = z.infer<typeof ProductSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CURRENCY_CODE_PATTERN } from '../catalog/catalog.schema.js';
 import { endpoint } from '../endpoint.js';
 import { envelopeOf } from '../envelope.js';
@@ -7,16 +7,16 @@ import { firstFailing, formField, trimmedField } from '../rules.js';
 const ID_PATTERN = /^[1-9]\d{0,8}$/;
 
 /** The price is never taken from the client: only the package and the currency. */
-export const CreateOrderBodySchema = z
-  .object({ pkgId: trimmedField, currency: trimmedField, force: formField })
-  .superRefine(
+export const CreateOrderBodySchema = z.pipe(
+  z.object({ pkgId: trimmedField, currency: trimmedField, force: formField }).check(
     firstFailing([
       [(v) => ID_PATTERN.test(v.pkgId), 'PACKAGE_NOT_FOUND'],
       [(v) => CURRENCY_CODE_PATTERN.test(v.currency), 'CURRENCY_NOT_AVAILABLE'],
       [(v) => ['', '0', '1'].includes(v.force), 'BAD_REQUEST'],
     ]),
-  )
-  .transform((v) => ({ pkgId: Number(v.pkgId), currency: v.currency, force: v.force === '1' }));
+  ),
+  z.transform((v) => ({ pkgId: Number(v.pkgId), currency: v.currency, force: v.force === '1' })),
+);
 export type CreateOrderBody = z.input<typeof CreateOrderBodySchema>;
 
 export const CreatedOrderSchema = z.object({ orderNo: z.string() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { envelopeOf } from '../envelope.js';
 import { OrderSchema } from './order.schema.js';
@@ -7,6 +7,6 @@ import { OrderSchema } from './order.schema.js';
 export const getOrders = endpoint({
   method: 'GET',
   path: '/mutenet/user/orders',
-  query: z.object({ no: z.string().max(64).optional() }),
+  query: z.object({ no: z.optional(z.string().check(z.maxLength(64))) }),
   response: envelopeOf(z.array(OrderSchema)),
 });

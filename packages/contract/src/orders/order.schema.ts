@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Order statuses as the panel shows them; `unused` is only a display fallback for an unknown status. */
 export const ORDER_STATUSES = [
@@ -46,7 +46,7 @@ export const OrderSchema = z.object({
   no: z.string(),
   pdName: z.string(),
   pkgType: z.string(),
-  status: OrderStatusSchema.catch('unused'),
+  status: z.catch(OrderStatusSchema, 'unused'),
   currency: z.string(),
   /** Major units. */
   totalPrice: z.number(),
@@ -56,4 +56,4 @@ export const OrderSchema = z.object({
 export type Order = z.infer<typeof OrderSchema>;
 
 /** `?no=` of the order calls: anything but an order number finds nothing. */
-export const OrderNoQuerySchema = z.object({ no: z.string().max(64).default('') });
+export const OrderNoQuerySchema = z.object({ no: z._default(z.string().check(z.maxLength(64)), '') });

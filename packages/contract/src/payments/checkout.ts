@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { envelopeOf } from '../envelope.js';
 import { OrderSchema } from '../orders/order.schema.js';
@@ -8,7 +8,7 @@ import { PaymentMethodSchema, SANDBOX_ACTIONS } from './payment.schema.js';
 export const CHECKOUT_PATH_PREFIX = '/shopDetails';
 export const CHECKOUT_COOKIE = 'token';
 
-export const OrderNoParamsSchema = z.object({ orderNo: z.string().max(64) });
+export const OrderNoParamsSchema = z.object({ orderNo: z.string().check(z.maxLength(64)) });
 
 export const CheckoutSchema = z.object({
   order: OrderSchema,
@@ -30,14 +30,14 @@ export const startPayment = endpoint({
   method: 'POST',
   path: '/payment/checkout/:orderNo/pay',
   params: OrderNoParamsSchema,
-  body: z.object({ method: z.string().max(32).default('') }),
-  response: envelopeOf(z.object({ redirect: z.string().nullable() })),
+  body: z.object({ method: z._default(z.string().check(z.maxLength(32)), '') }),
+  response: envelopeOf(z.object({ redirect: z.nullable(z.string()) })),
 });
 
 /** The sandbox gateway's buttons: approve → success, decline → failed, pending → doing. */
 export const sandboxAction = endpoint({
   method: 'POST',
   path: '/payment/sandbox/:orderNo/:action',
-  params: z.object({ orderNo: z.string().max(64), action: z.enum(SANDBOX_ACTIONS) }),
+  params: z.object({ orderNo: z.string().check(z.maxLength(64)), action: z.enum(SANDBOX_ACTIONS) }),
   response: envelopeOf(z.object({ status: z.string() })),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const SANDBOX_ACTIONS = ['approve', 'decline', 'pending'] as const;
 export type SandboxAction = (typeof SANDBOX_ACTIONS)[number];

@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** One of the customer's packages: the running one first, then the queued ones. */
 export const PackageStatSchema = z.object({
   pdName: z.string(),
   /** Epoch seconds. */
-  startAt: z.number().int(),
+  startAt: z.int(),
   /** Epoch seconds. */
-  endAt: z.number().int(),
+  endAt: z.int(),
   /** Bytes allowed in the current period (a durational package's allowance renews every 30 days). */
-  trafficTotal: z.number().int(),
-  trafficUsed: z.number().int(),
+  trafficTotal: z.int(),
+  trafficUsed: z.int(),
   /** 0 to 100, two decimals. */
   trafficUsedPct: z.number(),
 });

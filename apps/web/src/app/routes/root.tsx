@@ -8,6 +8,11 @@ import { urlOptions } from '../../lib/route-params';
 import { hasToken } from '../../lib/storage';
 import { routeParams, routeTitle, useRouteMatches } from '../route-handle';
 
+/** Outside the public paths a stored token is required (spec section 2). */
+export function mayShow(pathname: string): boolean {
+  return isPublicPath(pathname) || hasToken();
+}
+
 /**
  * The root of every route: the guard (spec section 2: outside the public paths a stored token is
  * required), the language a URL asks for (`lang`), and the document title.
@@ -27,7 +32,7 @@ export function RootRoute() {
     document.title = titleKey ? `${t(titleKey)} · ${t('app.name')}` : t('app.name');
   }, [titleKey, t]);
 
-  if (!isPublicPath(location.pathname) && !hasToken()) {
+  if (!mayShow(location.pathname)) {
     return <Navigate to={PATHS.login} replace />;
   }
 

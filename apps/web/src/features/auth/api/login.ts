@@ -1,6 +1,6 @@
 import { AUTH_HEADER, type LoginBodySchema, login } from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { i18n } from '../../../i18n/i18n';
 import { ApiError, callEndpoint } from '../../../lib/api-client';
 import { toastError } from '../../../lib/notify';

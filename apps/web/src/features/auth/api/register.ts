@@ -1,6 +1,6 @@
 import { type RegisterFormSchema, register } from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { callEndpoint } from '../../../lib/api-client';
 
 export type RegisterValues = z.output<typeof RegisterFormSchema>;

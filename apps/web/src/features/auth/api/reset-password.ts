@@ -1,6 +1,6 @@
 import { type ResetPasswordFormSchema, resetPassword } from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { callEndpoint } from '../../../lib/api-client';
 
 export type ResetPasswordValues = z.output<typeof ResetPasswordFormSchema>;

@@ -1,6 +1,6 @@
 import { type EmailCodeAction, type SendEmailCodeBodySchema, sendEmailCode } from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { callEndpoint, HELPER_TIMEOUT_MS } from '../../../lib/api-client';
 
 export type SendEmailCodeValues = z.output<typeof SendEmailCodeBodySchema>;
