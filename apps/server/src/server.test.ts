@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,62 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, spawnServer, until, whenHealthy } from './test/server-process.js';
 import { CAPTCHA_TEST_CODE } from './test/test-app.js';
-
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
-const CONTRACT_SOURCE = path.resolve(SERVER_DIR, '../../packages/contract/src/index.ts');
 
 let dir: string;
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-server-'));
-  // tsx reads the contract from its source, as vitest does, rather than from a build that may be stale or absent.
-  await fs.writeFile(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: path.join(SERVER_DIR, 'tsconfig.json'),
-      compilerOptions: { paths: { '@mutenet/contract': [CONTRACT_SOURCE] } },
-    }),
-  );
 });
 afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-type Server = { child: ChildProcess; stdout: string[]; stderr: string[]; exited: Promise<number | null> };
-
-/** `server.ts` in a process of its own, with only the variables given (and what a process needs to run). */
-function spawnServer(env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(SERVER_DIR, 'src/server.ts')], {
-    cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: path.join(dir, 'tsconfig.json'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, stdout, stderr, exited };
-}
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function connects(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -78,7 +31,7 @@ function connects(port: number): Promise<boolean> {
 describe('the server process', () => {
   it('finishes a request in flight on SIGTERM, refuses new connections, and exits with 0', async () => {
     const port = await freePort();
-    const server = spawnServer({
+    const server = spawnServer(dir, {
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -90,11 +43,7 @@ describe('the server process', () => {
     });
     try {
       const base = `http://127.0.0.1:${port}`;
-      await until(async () => {
-        if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.stderr.join('')}`);
-        const response = await fetch(`${base}/healthz`).catch(() => undefined);
-        return response?.status === 200 ? true : undefined;
-      }, 'the health check');
+      await whenHealthy(server, base);
 
       const captcha = (await (await fetch(`${base}/mutenet/verify/code/img`)).json()) as { data: { imgId: string } };
       const body = new URLSearchParams({
@@ -144,7 +93,11 @@ describe('the server process', () => {
   });
 
   it('refuses to start on a bad variable, naming it, with a non-zero exit', async () => {
-    const server = spawnServer({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: `sqlite:${path.join(dir, 'bad.db')}` });
+    const server = spawnServer(dir, {
+      PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: `sqlite:${path.join(dir, 'bad.db')}`,
+    });
     try {
       const code = await Promise.race([server.exited, sleep(15_000).then(() => 'still running')]);
       expect(code).not.toBe(0);

@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -26,6 +35,25 @@ export function sqliteFileOf(url: string): string {
   return url.slice('sqlite:'.length);
 }
 
+/**
+ * SQLite transactions take the write lock when they begin. A deferred one that reads first fails at its first write
+ * with SQLITE_BUSY when another process (a second worker, the admin command line) wrote meanwhile; an immediate one
+ * waits its turn (busy_timeout) instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver() {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection) {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })(this.config);
+  }
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   if (dialectOf(url) === 'sqlite') {
     const file = sqliteFileOf(url);
@@ -36,17 +64,45 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+    keepPreparedStatements(database);
+    return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) }), dialect: 'sqlite' };
   }
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
+    // A database that does not answer (down, or lost behind a firewall) fails a request in this time with a 503,
+    // rather than holding it until the client gives up.
+    connectionTimeoutMillis: 3000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  // A dropped connection must not crash the process; the next query reports the failure.
+  // A dropped connection must not crash the process: the pool reports those it holds idle, and each client those
+  // lost while a request holds it (the request's query fails by itself, and the pool then discards the client).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+/** How many prepared statements a SQLite connection keeps: far more than the app's distinct query texts. */
+const PREPARED_STATEMENTS = 1000;
+
+/**
+ * Kysely prepares every query anew, and preparing (parsing and planning) costs SQLite more than running a small
+ * query: each query text is prepared once and its statement reused. Statements run synchronously, one at a time,
+ * so one statement is never used by two queries at once; SQLite re-prepares a kept one itself after a schema change.
+ */
+function keepPreparedStatements(database: SQLite.Database) {
+  const prepare = database.prepare.bind(database);
+  const kept = new Map<string, SQLite.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = kept.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      // Oldest first out: query texts that vary (lists of ids) must not grow the map without end.
+      if (kept.size >= PREPARED_STATEMENTS) kept.delete(kept.keys().next().value!);
+      kept.set(source, statement);
+    }
+    return statement;
+  }) as SQLite.Database['prepare'];
 }
 
 /** Throws when the database does not answer. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../plugins/external/env.js';
+import { appendTestLog, recordSecret, testLogFile } from './test-log.js';
 
 /** The databases every repository-touching suite runs on: SQLite always, PostgreSQL where CI provides one. */
 export type TestDatabase = 'sqlite' | 'postgres';
@@ -29,6 +30,20 @@ export type TestAppOptions = {
   redis?: boolean;
   /** Redis key prefix; apps given the same one share their captchas, codes and rate-limit counters. */
   redisKeyPrefix?: string;
+  /**
+   * Runs as another instance of that app's installation: on its database (the same SQLite file or PostgreSQL
+   * schema), Redis key prefix, outbox and clock. The app joined cleans them up, so it is closed last.
+   */
+  joining?: { installation: Installation };
+};
+
+/** What the instances of one installation share. */
+export type Installation = {
+  database: TestDatabase;
+  dir: string;
+  schema: string | undefined;
+  redisKeyPrefix: string;
+  clock: TestClock;
 };
 
 /** A Redis key prefix of its own, so that a test run never sees another's keys. */
@@ -49,17 +64,18 @@ export async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): 
 
 /**
  * The whole server on a random loopback port, on a fresh database (a temporary SQLite file, or a PostgreSQL schema
- * of its own), with its mail in a temporary outbox and its log lines kept for inspection.
+ * of its own) or on the one of the app it joins, with its mail in a temporary outbox and its log lines kept for
+ * inspection.
  */
 export async function startTestApp({
   database = 'sqlite',
   env = {},
   redis = false,
   redisKeyPrefix = newRedisKeyPrefix(),
+  joining,
 }: TestAppOptions = {}) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-test-'));
-  const schema = database === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (schema) await withPostgres((client) => client.query(`create schema ${schema}`));
+  const installation = joining?.installation ?? (await newInstallation(database, redisKeyPrefix));
+  const { dir, schema, clock } = installation;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: schema ? POSTGRES_URL! : `sqlite:${path.join(dir, 'test.db')}`,
@@ -70,14 +86,25 @@ export async function startTestApp({
     ...(redis && REDIS_URL ? { REDIS_URL } : {}),
     ...env,
   });
-  const clock = new TestClock();
+  recordSecret('payment sandbox secret', config.paymentSandboxSecret);
+  recordSecret('metrics token', config.metricsToken);
   const logs: string[] = [];
+  // Also appended to the run's log directory, when there is one, for the leak scan (test-log.ts).
+  const logFile = testLogFile('logs', 'test-app');
   const app = await buildApp({
     config,
     now: clock.now,
     ...(schema ? { searchPath: schema } : {}),
-    redisKeyPrefix,
-    logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
+    redisKeyPrefix: installation.redisKeyPrefix,
+    logger: {
+      level: 'info',
+      stream: {
+        write: (line: string) => {
+          logs.push(line);
+          appendTestLog(logFile, line);
+        },
+      },
+    },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -90,17 +117,30 @@ export async function startTestApp({
     logs,
     config,
     outboxDir: config.mailOutboxDir,
+    installation,
     async close() {
+      if (joining) {
+        await app.close();
+        return;
+      }
       if (app.redis) {
         // ioredis prefixes the keys of commands, but neither the KEYS pattern nor its reply.
-        const keys = await app.redis.keys(`${redisKeyPrefix}*`);
-        if (keys.length) await app.redis.del(...keys.map((key) => key.slice(redisKeyPrefix.length)));
+        const prefix = installation.redisKeyPrefix;
+        const keys = await app.redis.keys(`${prefix}*`);
+        if (keys.length) await app.redis.del(...keys.map((key) => key.slice(prefix.length)));
       }
       await app.close();
       if (schema) await withPostgres((client) => client.query(`drop schema ${schema} cascade`));
       await fs.rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function newInstallation(database: TestDatabase, redisKeyPrefix: string): Promise<Installation> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-test-'));
+  const schema = database === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  if (schema) await withPostgres((client) => client.query(`create schema ${schema}`));
+  return { database, dir, schema, redisKeyPrefix, clock: new TestClock() };
 }
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

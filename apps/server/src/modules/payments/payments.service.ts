@@ -101,9 +101,12 @@ export class PaymentsService {
         },
         this.deps.now(),
       );
-      if (!fresh) return { status: this.deps.orders.statusOf(row), duplicate: true, applied: false };
+      // Read again when nothing changed: a copy racing this one (on any instance) may have moved the order since.
+      const current = async () => this.deps.orders.statusOf((await this.deps.orders.findForPayment(tx, row.no)) ?? row);
+      if (!fresh) return { status: await current(), duplicate: true, applied: false };
       const changed = await this.deps.orders.applyOutcome(tx, row.id, notification.outcome);
-      return { status: this.deps.orders.statusOf(changed ?? row), duplicate: false, applied: changed !== undefined };
+      const status = changed ? this.deps.orders.statusOf(changed) : await current();
+      return { status, duplicate: false, applied: changed !== undefined };
     });
     if (applied.applied) await this.deps.orders.packagesChanged(notification.outcome);
     return applied;

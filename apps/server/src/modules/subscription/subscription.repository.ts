@@ -226,6 +226,16 @@ export class SubscriptionRepository {
       .execute();
   }
 
+  /**
+   * Holds the user's row until the transaction ends, so that two transactions changing one customer's packages (two
+   * payments arriving at once, on one instance or two) run one after the other and the second sees the first's
+   * package. SQLite needs none: it runs one write transaction at a time.
+   */
+  async lockUser(userId: number): Promise<void> {
+    if (!isPostgres(this.db)) return;
+    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  }
+
   /** False when the order already has its package (ON CONFLICT: this runs inside the payment's transaction). */
   async insert(pkg: NewUserPackage, now: number): Promise<boolean> {
     const result = await this.db

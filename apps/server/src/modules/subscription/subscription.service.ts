@@ -187,6 +187,7 @@ export class SubscriptionService {
    */
   async activate(tx: Executor, order: PaidOrder): Promise<boolean> {
     const repository = this.repository.with(tx);
+    await repository.lockUser(order.userId);
     const now = this.now();
     const queue = await repository.livePackages(order.userId, now);
     const startsAt = Math.max(now, ...queue.map((pkg) => pkg.ends_at));

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       env: 'development',
       port: 8080,
       host: '0.0.0.0',
+      workers: 1,
       databaseUrl: 'sqlite:./data/mutenet.db',
       redisUrl: undefined,
       smtpUrl: undefined,
@@ -115,6 +116,11 @@ describe('loadConfig', () => {
     ['WEBSITE_URL', 'javascript:alert(1)'],
     ['DOWNLOAD_URL_OFFICIAL_ANDROID', 'not a url'],
     ['DOWNLOAD_URL_CLASH_WINDOWS', 'javascript:alert(1)'],
+    ['WEB_CONCURRENCY', '0'],
+    ['WEB_CONCURRENCY', '65'],
+    ['WEB_CONCURRENCY', '-2'],
+    ['WEB_CONCURRENCY', '1.5'],
+    ['WEB_CONCURRENCY', 'two'],
   ])('refuses %s=%j, naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^\\s*${name}: \\S`, 'm'));
@@ -136,6 +142,20 @@ describe('loadConfig', () => {
     expect(message).toContain('SMTP_URL');
     expect(message).not.toContain('hunter2');
     expect(message).not.toContain('hunter3');
+  });
+
+  it('runs several workers only with Redis, which they share, on PostgreSQL or SQLite', () => {
+    const databases: Array<Record<string, string>> = [{}, { DATABASE_URL: 'postgres://db/mutenet' }];
+    for (const env of databases) {
+      const { message } = configErrorOf({ ...env, WEB_CONCURRENCY: '2' });
+      expect(message).toMatch(/^\s*WEB_CONCURRENCY: must be 1 unless REDIS_URL is set: /m);
+      expect(message.split('\n').filter((line) => /^\s+[A-Z_]+: /.test(line))).toHaveLength(1);
+    }
+    const redis = { REDIS_URL: 'redis://cache:6379' };
+    expect(loadConfig({ ...redis, WEB_CONCURRENCY: '4', DATABASE_URL: 'postgres://db/mutenet' }).workers).toBe(4);
+    expect(loadConfig({ ...redis, WEB_CONCURRENCY: '64' }).workers).toBe(64);
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).workers).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '' }).workers).toBe(1);
   });
 
   it('refuses CAPTCHA_TEST_CODE in production, and takes it elsewhere', () => {

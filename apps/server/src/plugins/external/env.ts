@@ -26,6 +26,13 @@ const port = z
   .regex(/^\d{1,5}$/, PORT_RULE)
   .transform(Number)
   .pipe(z.number().max(65535, PORT_RULE));
+const WORKERS_RULE = 'must be a number of worker processes from 1 to 64';
+// Aborting, so that a bad count is reported once rather than also as "more than 1 without Redis".
+const workers = z
+  .string()
+  .regex(/^\d{1,2}$/, { message: WORKERS_RULE, abort: true })
+  .transform(Number)
+  .pipe(z.number().min(1, { message: WORKERS_RULE, abort: true }).max(64, { message: WORKERS_RULE, abort: true }));
 const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
 const optional = (schema: z.ZodType) =>
   z.preprocess(unsetWhenEmpty, schema.optional()) as unknown as z.ZodOptional<typeof schema>;
@@ -35,6 +42,7 @@ const EnvSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.preprocess(unsetWhenEmpty, port.default(8080)),
     HOST: z.string().min(1).default('0.0.0.0'),
+    WEB_CONCURRENCY: z.preprocess(unsetWhenEmpty, workers.default(1)),
     DATABASE_URL: z
       .string()
       .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
@@ -75,12 +83,23 @@ const EnvSchema = z
         message: 'must not be set when NODE_ENV=production: it would let anyone pass every captcha',
       });
     }
+    if (env.WEB_CONCURRENCY > 1 && !env.REDIS_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEB_CONCURRENCY'],
+        message:
+          'must be 1 unless REDIS_URL is set: without Redis each worker process would keep captchas, email codes ' +
+          'and rate-limit counters of its own',
+      });
+    }
   });
 
 export type Config = {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** Worker processes serving on the one port (`WEB_CONCURRENCY`); 1 runs no cluster. */
+  workers: number;
   databaseUrl: string;
   redisUrl: string | undefined;
   publicUrl: string;
@@ -123,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
+    workers: env.WEB_CONCURRENCY,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL as string | undefined,
     publicUrl: ((env.PUBLIC_URL as string | undefined) ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
