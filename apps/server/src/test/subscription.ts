@@ -4,6 +4,7 @@ import { signUp } from './accounts.js';
 import { httpClient } from './http-client.js';
 import { NODE_SPECS } from './node-specs.js';
 import type { TestApp } from './test-app.js';
+import { recordSecret } from './test-log.js';
 
 /** A signed-up customer who bought and paid a package through the real calls; force queues it after a live one. */
 export async function customerWithPackage(app: TestApp, email: string, pkgId: number | null) {
@@ -40,13 +41,15 @@ export async function addNodes(app: TestApp) {
   for (const spec of NODE_SPECS) {
     const { name, ...rest } = spec;
     const input: NodeInput = { ...base, ...rest, names: NODE_NAMES(name) };
-    nodes.push({ ...(await app.app.nodes.add(input)), protocol: spec.protocol, rate: input.rate, name });
+    const node = await app.app.nodes.add(input);
+    recordSecret('node token', node.token);
+    nodes.push({ ...node, protocol: spec.protocol, rate: input.rate, name });
   }
   return nodes;
 }
 
 /** Calls the node API as V2bX does: the node's id, type and own token in the query. */
-export function agent(app: TestApp, node: { id: number; token: string; protocol: string }) {
+export function agent(app: Pick<TestApp, 'url'>, node: { id: number; token: string; protocol: string }) {
   const api = httpClient(app.url);
   const query = (path: string) =>
     `/api/v1/server/UniProxy/${path}?node_id=${node.id}&node_type=${node.protocol}&token=${node.token}`;

@@ -25,7 +25,13 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
     config: { rateLimit: FEED_IP_LIMIT },
     handler: async (request, reply) => {
       const { token } = request.params;
-      const hits = await fastify.store.increment(`feed-hits:${token}`, FEED_TOKEN_LIMIT.windowMs);
+      // As with the per-IP limits, a store that is away leaves the link served rather than refused.
+      const hits = await fastify.store
+        .increment(`feed-hits:${token}`, FEED_TOKEN_LIMIT.windowMs)
+        .catch((error: Error) => {
+          request.log.warn({ err: { message: error.message } }, 'feed fetch not counted');
+          return 0;
+        });
       if (hits > FEED_TOKEN_LIMIT.max) throw new AppError('TOO_MANY_REQUESTS', null, FEED_TOKEN_LIMIT.windowMs / 1000);
       const input = await feed.input(token, request.language);
       // An unknown or reset token says nothing about why.

@@ -120,7 +120,11 @@ export function connectRedis(url: string, keyPrefix = REDIS_KEY_PREFIX): Redis {
     // Fail fast while Redis is away instead of queueing requests until a client times out.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
-    connectTimeout: 5000,
+    connectTimeout: 3000,
+    // A host lost behind a firewall never resets the connection: a call that gets no reply fails, and a connection
+    // that stays silent is dropped and made again, so that service resumes by itself once Redis answers.
+    commandTimeout: 1000,
+    socketTimeout: 2000,
     lazyConnect: false,
   });
 }

@@ -1,0 +1,186 @@
+import { MESSAGES } from '@mutenet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captcha, PASSWORD, signUp } from '../test/accounts.js';
+import { seedCatalog } from '../test/catalog.js';
+import { type CallResult, httpClient } from '../test/http-client.js';
+import { until } from '../test/server-process.js';
+import { addNodes, agent, type Customer, customerWithPackage } from '../test/subscription.js';
+import { type CutMode, startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
+import { POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../test/test-app.js';
+
+/** However the service fails, a request that needs it is answered within this: no hang until a client gives up. */
+const ANSWER_WITHIN_MS = 5000;
+/** Once the service is back, the app serves again within this, by itself. */
+const RESUME_WITHIN_MS = 5000;
+
+type Timed = CallResult & { ms: number };
+
+async function timed(call: Promise<CallResult>): Promise<Timed> {
+  const start = performance.now();
+  const result = await call;
+  return { ...result, ms: performance.now() - start };
+}
+
+/** The envelope of a backing service that is away, with a hint when to try again, in good time. */
+function expectUnavailable(answer: Timed) {
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status: 503,
+    body: { code: 503, msg: MESSAGES.SERVICE_UNAVAILABLE.en, data: null },
+  });
+  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(answer.ms).toBeLessThan(ANSWER_WITHIN_MS);
+}
+
+function proxyFor(serviceUrl: string) {
+  const { hostname, port } = new URL(serviceUrl);
+  return startTcpProxy({ host: hostname, port: Number(port) });
+}
+
+/** Every status `request` got from 8 loops that were running when the proxy was cut. */
+async function statusesAcrossCut(proxy: TcpProxy, request: () => Promise<CallResult>): Promise<Set<number>> {
+  const statuses: number[] = [];
+  /** How many answers had come when the proxy was cut: the loops go on for 40 more. */
+  let answeredAtCut = Number.POSITIVE_INFINITY;
+  const load = Array.from({ length: 8 }, async () => {
+    while (statuses.length < answeredAtCut + 40) statuses.push((await request()).status);
+  });
+  await until(() => (statuses.length >= 40 ? true : undefined), 'the load to run');
+  await proxy.cut('refuse');
+  answeredAtCut = statuses.length;
+  await Promise.all(load);
+  return new Set(statuses);
+}
+
+/** Gives the service back and waits, without any restart, until `serves` says the app serves again. */
+async function restoreAndResume(proxy: TcpProxy, serves: () => Promise<boolean>) {
+  await proxy.restore();
+  const restored = performance.now();
+  await until(async () => ((await serves()) ? true : undefined), 'service to resume', RESUME_WITHIN_MS);
+  expect(performance.now() - restored).toBeLessThan(RESUME_WITHIN_MS);
+}
+
+const postgresUrl = POSTGRES_URL;
+if (postgresUrl) {
+  describe('PostgreSQL goes away and comes back', () => {
+    let proxy: TcpProxy;
+    let app: TestApp;
+    let token: string;
+    const api = () => httpClient(app.url, { language: 'en' });
+    const orders = () => timed(api().get('/mutenet/user/orders', { token }));
+    const ordersServed = async () => (await orders()).body.code === 0;
+
+    beforeAll(async () => {
+      proxy = await proxyFor(postgresUrl);
+      app = await startTestApp({ database: 'postgres', env: { DATABASE_URL: proxy.urlFor(postgresUrl) } });
+      token = await signUp(app, api(), 'outage.pg@example.com');
+    });
+    afterAll(async () => {
+      await app?.close();
+      await proxy?.close();
+    });
+
+    it('answers every request cut off in flight with 200 or 503, and lives on', async () => {
+      expect(await statusesAcrossCut(proxy, orders)).toEqual(new Set([200, 503]));
+      await restoreAndResume(proxy, ordersServed);
+      expect(app.logs.join('')).not.toContain('unhandled error');
+    });
+
+    it.each<CutMode>(['refuse', 'hang'])(
+      'answers 503 in good time while the proxy is cut (%s), and resumes by itself',
+      async (how) => {
+        expect(await ordersServed()).toBe(true);
+        const heldBefore = proxy.held();
+        await proxy.cut(how);
+        // A burst larger than the pool, and the health check, which says the database is away.
+        const health = timed(api().get('/healthz'));
+        for (const answer of await Promise.all(Array.from({ length: 15 }, orders))) expectUnavailable(answer);
+        expectUnavailable(await health);
+        // Those answers came while the pool's new connections sat in the black hole, not from some other failure.
+        if (how === 'hang') expect(proxy.held()).toBeGreaterThan(heldBefore);
+
+        await restoreAndResume(proxy, async () => (await api().get('/healthz')).status === 200);
+        expect(await ordersServed()).toBe(true);
+        expect(app.logs.join('')).not.toContain('unhandled error');
+      },
+    );
+  });
+}
+
+const redisUrl = REDIS_URL;
+if (redisUrl) {
+  describe('Redis goes away and comes back', () => {
+    let proxy: TcpProxy;
+    let app: TestApp;
+    let customer: Customer;
+    let node: Awaited<ReturnType<typeof addNodes>>[number];
+    let feedPath: string;
+    const email = 'outage.redis@example.com';
+    const api = () => httpClient(app.url, { language: 'en' });
+    const newCaptcha = () => timed(api().get('/mutenet/verify/code/img'));
+    const captchaServed = async () => (await newCaptcha()).status === 200;
+    const uploaded = async () =>
+      (
+        await app.app.db
+          .selectFrom('user_packages')
+          .select((eb) => eb.fn.sum<number>('upload_used').as('up'))
+          .where('user_id', '=', customer.id)
+          .executeTakeFirstOrThrow()
+      ).up;
+
+    beforeAll(async () => {
+      proxy = await proxyFor(redisUrl);
+      app = await startTestApp({ redis: true, env: { REDIS_URL: proxy.urlFor(redisUrl) } });
+      const { monthly } = await seedCatalog(app);
+      customer = await customerWithPackage(app, email, monthly);
+      node = (await addNodes(app))[0]!;
+      feedPath = new URL((await customer.api.get('/mutenet/user/subscribe/url', { token: customer.token })).text)
+        .pathname;
+    });
+    afterAll(async () => {
+      await app?.close();
+      await proxy?.close();
+    });
+
+    it('answers every request cut off in flight with 200 or 503, and lives on', async () => {
+      expect(await statusesAcrossCut(proxy, newCaptcha)).toEqual(new Set([200, 503]));
+      await restoreAndResume(proxy, captchaServed);
+      expect(app.logs.join('')).not.toContain('unhandled error');
+    });
+
+    it.each<CutMode>(['refuse', 'hang', 'silence'])(
+      'answers 503 in good time while the proxy is cut (%s), and resumes by itself',
+      async (how) => {
+        const client = api();
+        const issued = await captcha(client);
+        const heldBefore = proxy.held();
+        await proxy.cut(how);
+        // The client reconnects at once: into the black hole, when the proxy is one.
+        if (how === 'hang') await until(() => (proxy.held() > heldBefore ? true : undefined), 'a reconnection');
+
+        // A captcha is kept in the store; a login counts its attempts there (its rate limit too) and takes the captcha.
+        expectUnavailable(await newCaptcha());
+        expectUnavailable(
+          await timed(client.post('/mutenet/login', { form: { email, password: PASSWORD, ...issued } })),
+        );
+        // What needs only the database still works: the health check, the customer's feed (its per-link limit goes
+        // uncounted, as the per-IP ones do), and a node's traffic report, which the node would otherwise drop.
+        expect((await client.get('/healthz')).status).toBe(200);
+        const feed = await timed(client.get(feedPath));
+        expect(feed.status).toBe(200);
+        expect(feed.ms).toBeLessThan(ANSWER_WITHIN_MS);
+        const before = Number(await uploaded());
+        const pushed = await timed(agent(app, node).push({ [customer.id]: [1000, 0] }));
+        expect({ status: pushed.status, body: pushed.body }).toEqual({ status: 200, body: { data: true } });
+        expect(pushed.ms).toBeLessThan(ANSWER_WITHIN_MS);
+        expect(Number(await uploaded())).toBe(before + 1000 * node.rate);
+
+        await restoreAndResume(proxy, captchaServed);
+        const login = await client.post('/mutenet/login', {
+          form: { email, password: PASSWORD, ...(await captcha(client)) },
+        });
+        expect(login.body).toMatchObject({ code: 0 });
+        expect(app.logs.join('')).not.toContain('unhandled error');
+      },
+    );
+  });
+}
