@@ -1,8 +1,8 @@
-import http from 'node:http';
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captcha, latestCode, login, requestCode, signUp } from '../../test/accounts.js';
 import { type CallOptions, type CallResult, type HttpClient, httpClient } from '../../test/http-client.js';
+import { rawRequest } from '../../test/raw-request.js';
 import { CAPTCHA_TEST_CODE, DATABASES, REDIS_URL, startTestApp, type TestApp } from '../../test/test-app.js';
 
 /** What an attacker types into a field. Every one of them must end in a clear error, never a 500. */
@@ -109,28 +109,6 @@ function expectClearError(response: CallResult, label = '') {
   else expect(response.body.code, where).toBe(response.status);
   expect(KNOWN_MESSAGES.has(response.body.msg), where).toBe(true);
   expect(response.text, where).not.toMatch(STACK_TRACE);
-}
-
-/** One HTTP request as it is, for what fetch will not send (a body on GET). */
-function rawRequest(url: string, method: string, headers: Record<string, string | number>, body?: Buffer) {
-  return new Promise<CallResult>((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const type = String(response.headers['content-type'] ?? '');
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: new Headers(response.headers as Record<string, string>),
-          body: type.includes('json') ? JSON.parse(text) : text,
-          text,
-        });
-      });
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 /**
@@ -409,12 +387,12 @@ describe.each(SETUPS)('hostile input on $label', ({ database, redis, framing }) 
           expect(body.code).toBe(0);
           expect(body.data.imgDat).toMatch(/^data:image\/svg\+xml;base64,/);
         }
-        const withBody = await rawRequest(
-          `${app.url}/mutenet/verify/code/img`,
-          'GET',
-          { 'content-type': 'application/json', 'content-length': MB, 'x-forwarded-for': client().ip },
-          Buffer.alloc(MB, '{'),
-        );
+        const withBody = await rawRequest(app.url, {
+          method: 'GET',
+          path: '/mutenet/verify/code/img',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': client().ip },
+          body: Buffer.alloc(MB, '{'),
+        });
         expect(withBody.status).toBe(200);
         expect(withBody.body.code).toBe(0);
       });

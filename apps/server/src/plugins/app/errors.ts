@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorKey, isErrorKey } from '@mutenet/contract';
+import { ERRORS, type ErrorKey, isErrorKey, messageOf, requestLanguageOf } from '@mutenet/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUnstorableText } from '../../db/errors.js';
@@ -20,7 +20,7 @@ const UNAVAILABLE_CODES = new Set([
   '08001',
 ]);
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|timeout exceeded when trying to connect|SQLITE_BUSY/i;
+  /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|Command timed out|timeout exceeded when trying to connect|SQLITE_BUSY/i;
 
 function keyOfStatus(status: number): ErrorKey {
   switch (status) {
@@ -70,6 +70,23 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, key: Err
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
     .send({ code, msg: request.t(key), data });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a request the router refuses before any plugin sees it (a malformed percent escape in
+ * the path, a path parameter over the router's length limit) gets the same envelope as every other error, not
+ * Fastify's own body. No hook has run for it, so its language is read here and nosniff is set by hand.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const key = error.statusCode && error.statusCode < 500 ? keyOfStatus(error.statusCode) : 'INTERNAL';
+  if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+  const { code, status } = ERRORS[key];
+  const msg = messageOf(key, requestLanguageOf(request.headers['accept-language']));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .send(JSON.stringify({ code, msg, data: null }));
 }
 
 export default fp(
