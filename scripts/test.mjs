@@ -5,15 +5,22 @@ import path from 'node:path';
 import { build, run } from './lib.mjs';
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-test-'));
+// The suites' log lines, error answers and the secrets they handled, for the leak scan that runs last.
+const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-test-logs-'));
 const vitest = (label, name, args) =>
-  run(label, 'npx', [
-    'vitest',
-    'run',
-    ...args,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${path.join(reports, `${name}.json`)}`,
-  ]);
+  run(
+    label,
+    'npx',
+    [
+      'vitest',
+      'run',
+      ...args,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, `${name}.json`)}`,
+    ],
+    { MUTENET_TEST_LOG_DIR: logs },
+  );
 
 if (!process.env.TEST_DATABASE_URL) {
   process.stdout.write(
@@ -39,6 +46,10 @@ run('boundaries and cycles (dependency-cruiser)', 'npx', [
 vitest('unit, server and web tests (vitest)', 'unit', []);
 build({ force: true });
 vitest('browser tests (playwright in chromium)', 'e2e', ['--config', 'apps/web/e2e/vitest.config.ts']);
+vitest('no secret in the logs and error answers of the run', 'log-scan', [
+  '--config',
+  'apps/server/vitest.log-scan.config.ts',
+]);
 
 let passed = 0;
 let failed = 0;
@@ -48,5 +59,6 @@ for (const file of fs.readdirSync(reports)) {
   failed += report.numFailedTests;
 }
 fs.rmSync(reports, { recursive: true, force: true });
+fs.rmSync(logs, { recursive: true, force: true });
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed\n`);
 process.exit(failed ? 1 : 0);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { HttpClient } from './http-client.js';
 import { CAPTCHA_TEST_CODE, type TestApp } from './test-app.js';
+import { recordSecret } from './test-log.js';
 
 export const PASSWORD = 'Secret123';
 
@@ -25,6 +26,7 @@ export async function latestCode(app: TestApp, email: string): Promise<string> {
   const mails = await mailsTo(app, email);
   const code = mails.at(-1)?.match(/^\s+(\d{6})\s*$/m)?.[1];
   if (!code) throw new Error(`no code mailed to ${email}`);
+  recordSecret('email code', code);
   return code;
 }
 

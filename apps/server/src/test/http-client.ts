@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { appendTestLog, recordSecret, type SecretKind, testLogFile } from './test-log.js';
 
 export type CallOptions = {
   form?: Record<string, string | string[]>;
@@ -10,6 +11,33 @@ export type CallOptions = {
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read envelopes of every shape; each assertion states what it expects
 export type CallResult = { status: number; headers: Headers; body: any; text: string };
+
+/** Form and JSON fields that carry a secret, and what the leak scan calls it. */
+const SECRET_FIELDS: Record<string, SecretKind> = {
+  password: 'password',
+  oldPwd: 'password',
+  newPwd: 'password',
+  repeatPwd: 'password',
+  emailCode: 'email code',
+};
+const SUBSCRIPTION_TOKEN = /\/sub\/([\w-]{43})/g;
+// The error answers this process got, for the leak scan (test-log.ts).
+const errorAnswers = testLogFile('answers', 'http-client');
+
+/**
+ * Records the secrets of a call: the passwords and codes of a form the server accepted (a hostile-input test's
+ * garbage is no secret, and is bound to turn up elsewhere), the session token it handed out, and the subscription
+ * links in its answer.
+ */
+function recordSecrets(options: CallOptions, headers: Headers, text: string, accepted: boolean) {
+  const fields = options.form ?? (typeof options.json === 'object' && options.json ? options.json : {});
+  for (const [name, value] of Object.entries(fields)) {
+    const kind = SECRET_FIELDS[name];
+    if (accepted && kind && typeof value === 'string') recordSecret(kind, value);
+  }
+  recordSecret('session token', headers.get('authorization'));
+  for (const [, token] of text.matchAll(SUBSCRIPTION_TOKEN)) recordSecret('subscription token', token);
+}
 
 /** A fresh client address, so that each test has per-IP limits of its own (the test app trusts X-Forwarded-For). */
 export function randomIp(): string {
@@ -42,6 +70,10 @@ export function httpClient(baseUrl: string, defaults: { ip?: string; language?: 
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+    const code = (parsed as { code?: unknown } | null)?.code;
+    const failed = response.status >= 400 || (typeof code === 'number' && code !== 0);
+    recordSecrets(options, response.headers, text, !failed);
+    if (failed) appendTestLog(errorAnswers, `${response.status} ${text}`);
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
   return {

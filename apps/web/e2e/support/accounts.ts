@@ -4,6 +4,7 @@ import { hash } from '@node-rs/argon2';
 import SQLite from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { recordSecret } from '../../../server/src/test/test-log.js';
 import { CAPTCHA_TEST_CODE, type E2eServer } from './server.js';
 
 export const PASSWORD = 'Secret123';
@@ -13,6 +14,7 @@ export const PASSWORD = 'Secret123';
  * code a minute on registering first (the reset flow). The register flow itself is driven through the screens.
  */
 export async function insertAccount(server: E2eServer, email: string, password = PASSWORD) {
+  recordSecret('password', password);
   const database = new SQLite(path.join(server.dataDir, 'e2e.db'));
   try {
     database
@@ -34,4 +36,6 @@ export async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/person/pannel');
   await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  recordSecret('password', password);
+  recordSecret('session token', await page.evaluate(() => localStorage.getItem('token')));
 }

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { appendTestLog, recordSecret, testLogFile } from '../../../server/src/test/test-log.js';
 import type { E2eServer } from './server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
+const adminLog = testLogFile('logs', 'e2e-admin');
 
 /**
  * Runs the operator's command line (the built `admin.js`) on the e2e server's SQLite file, as an operator would on a
@@ -19,6 +21,8 @@ export function admin<T = unknown>(server: E2eServer, ...args: string[]): T {
     },
     encoding: 'utf8',
   });
+  // Its log lines, for the leak scan (test-log.ts); its output is the operator's, and may show a node's token.
+  appendTestLog(adminLog, result.stderr);
   if (result.status !== 0) {
     throw new Error(`admin ${args.join(' ')} exited with ${result.status}: ${result.stderr || result.stdout}`);
   }
@@ -35,5 +39,7 @@ export function addNode(
   const args = ['node', 'add', '--name', name, '--type', 'trojan', '--host', host, '--port', '443'];
   args.push('--mag', String(mag));
   if (labels) args.push('--label', labels);
-  return admin<AddedNode>(server, ...args);
+  const node = admin<AddedNode>(server, ...args);
+  recordSecret('node token', node.token);
+  return node;
 }

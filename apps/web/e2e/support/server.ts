@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
+import { appendTestLog, recordSecret, testLogFile } from '../../../server/src/test/test-log.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 export const CAPTCHA_TEST_CODE = 'e2e42';
@@ -26,6 +28,9 @@ export async function startServer(env: Record<string, string> = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-e2e-'));
   const port = await freePort();
   const outboxDir = path.join(dir, 'outbox');
+  // With a run log directory (for the leak scan, test-log.ts) the server logs at info into it; only its warnings and
+  // errors still reach this output.
+  const logFile = testLogFile('logs', 'e2e-server');
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/server.js')], {
     cwd: dir,
     env: {
@@ -36,13 +41,19 @@ export async function startServer(env: Record<string, string> = {}) {
       DATABASE_URL: `sqlite:${path.join(dir, 'e2e.db')}`,
       MAIL_OUTBOX_DIR: outboxDir,
       CAPTCHA_TEST_CODE,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: logFile ? 'info' : 'warn',
       WEBSITE_URL: 'https://example.com/',
       APP_VERSION: '9.9.9-e2e',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', logFile ? 'pipe' : 'inherit', logFile ? 'pipe' : 'inherit'],
   });
+  for (const output of logFile ? [child.stdout!, child.stderr!] : []) {
+    readline.createInterface({ input: output }).on('line', (line) => {
+      appendTestLog(logFile, line);
+      if (!/^\{"level":[1-3]\d,/.test(line)) process.stderr.write(`${line}\n`);
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -66,6 +77,7 @@ export async function startServer(env: Record<string, string> = {}) {
           const mail = await fs.readFile(path.join(outboxDir, file), 'utf8');
           if (!mail.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
           const code = mail.match(/^\s+(\d{6})\s*$/m)?.[1];
+          recordSecret('email code', code);
           if (code) return code;
         }
         await new Promise((resolve) => setTimeout(resolve, 100));

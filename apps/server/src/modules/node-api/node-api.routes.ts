@@ -28,7 +28,8 @@ function sendTagged(
   etag: string,
   gzipped?: Buffer,
 ) {
-  reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  // The agent keeps the ETag itself; no cache on the way may keep the users' credentials.
+  reply.header('etag', etag).header('cache-control', 'no-store').header('vary', 'accept-encoding');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
   if (gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
@@ -56,7 +57,11 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
         : undefined;
     if (!node) throw new AppError('FORBIDDEN');
     request.node = node;
-    await fastify.nodes.heartbeat(node.id);
+    // The heartbeat only feeds the status pages: a store that is away must not refuse the agent's call, or its
+    // traffic report would be lost.
+    await fastify.nodes
+      .heartbeat(node.id)
+      .catch((error: Error) => request.log.warn({ err: { message: error.message } }, 'node heartbeat not recorded'));
   });
 
   app.get(`${NODE_API_PREFIX}/config`, async (request, reply) => {

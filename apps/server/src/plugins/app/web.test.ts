@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { MESSAGES, RUNTIME_CONFIG_PATH, RuntimeConfigSchema } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient } from '../../test/http-client.js';
+import { cspOf, expectSecurityHeaders } from '../../test/security-headers.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 
 type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
@@ -26,20 +27,23 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawR
 }
 
 const INDEX_HTML = '<!doctype html><html><head><title>Mutenet</title></head><body><div id="root"></div></body></html>';
+const CHECKOUT_HTML =
+  '<!doctype html><html><head><title>Checkout</title></head><body><div id="root"></div></body></html>';
 // Larger than the 1 KB threshold of compression, and compressible.
 const APP_JS = Array.from({ length: 200 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n');
 const STYLE_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { margin: ${i}px; }`).join('\n');
 
-function expectSecurityHeaders(headers: http.IncomingHttpHeaders | Headers) {
-  const get = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined);
-  const csp = get('content-security-policy') ?? '';
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("default-src 'self'");
-  expect(csp).toContain("script-src 'self'");
-  expect(get('x-content-type-options')).toBe('nosniff');
-  expect(get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-  expect(get('x-frame-options')).toBe('SAMEORIGIN');
+/** The panel's policy: its own scripts and styles, Mantine's style elements, data: captchas, no framing. */
+function expectPanelPolicy(headers: http.IncomingHttpHeaders) {
+  expectSecurityHeaders(headers);
+  const csp = cspOf(headers);
+  expect(csp.get('default-src')).toEqual(["'self'"]);
+  expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+  expect(csp.get('style-src-attr')).toEqual(["'none'"]);
+  expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+  expect(csp.get('connect-src')).toEqual(["'self'"]);
+  expect(csp.get('frame-src')).toEqual(["'none'"]);
+  expect(csp.get('form-action')).toEqual(["'self'"]);
 }
 
 describe('the built web app', () => {
@@ -50,6 +54,7 @@ describe('the built web app', () => {
     dist = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-web-'));
     await fs.mkdir(path.join(dist, 'assets'));
     await fs.writeFile(path.join(dist, 'index.html'), INDEX_HTML);
+    await fs.writeFile(path.join(dist, 'checkout.html'), CHECKOUT_HTML);
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await fs.writeFile(path.join(dist, 'assets', 'app-abc123.js'), APP_JS);
     await fs.writeFile(path.join(dist, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(APP_JS));
@@ -86,7 +91,25 @@ describe('the built web app', () => {
       expect(headers['content-type']).toMatch(/^text\/html/);
       expect(headers['cache-control']).toBe('no-cache');
       expect(body.toString('utf8')).toBe(INDEX_HTML);
+      expectPanelPolicy(headers);
+    },
+  );
+
+  it.each(['/shopDetails/en/202608011200001234567890', '/shopDetails/pt-BR/x', '/person/checkout.html'])(
+    'answers %s with the checkout page, under a policy with no inline style and no form',
+    async (url) => {
+      const { status, headers, body } = await rawGet(`${app.url}${url}`);
+      expect(status).toBe(200);
+      expect(headers['cache-control']).toBe('no-cache');
+      expect(body.toString('utf8')).toBe(CHECKOUT_HTML);
       expectSecurityHeaders(headers);
+      const csp = cspOf(headers);
+      expect(csp.get('default-src')).toEqual(["'self'"]);
+      expect(csp.get('style-src')).toEqual(["'self'"]);
+      expect(csp.get('img-src')).toEqual(["'self'"]);
+      expect(csp.get('connect-src')).toEqual(["'self'"]);
+      expect(csp.get('frame-src')).toEqual(["'none'"]);
+      expect(csp.get('form-action')).toEqual(["'none'"]);
     },
   );
 
@@ -192,9 +215,16 @@ describe('the built web app', () => {
     expect(headers.get('cache-control')).toBe('no-store');
   });
 
-  it('sends the security headers on the API as well', async () => {
+  it('sends the security headers on the API as well, under a policy that loads nothing', async () => {
     const { headers } = await httpClient(app.url).get('/mutenet/verify/code/img');
     expectSecurityHeaders(headers);
+    expect(cspOf(headers).get('default-src')).toEqual(["'none'"]);
+  });
+
+  it('gives the files of the build other than the two pages the policy of answers', async () => {
+    const { headers } = await rawGet(`${app.url}/person/favicon.svg`);
+    expectSecurityHeaders(headers);
+    expect(cspOf(headers).get('default-src')).toEqual(["'none'"]);
   });
 });
 

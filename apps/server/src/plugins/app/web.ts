@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { CHECKOUT_PATH_PREFIX, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
 import fp from 'fastify-plugin';
+import { CHECKOUT_POLICY, cspHeader, PANEL_POLICY } from '../../lib/content-security-policy.js';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
 
@@ -18,6 +19,11 @@ export default fp<WebOptions>(
   async (fastify, { distDir, runtimeConfig }) => {
     const indexFile = path.join(distDir, 'index.html');
     const built = fs.existsSync(indexFile);
+    // The two pages' own policies, however they are reached (their paths, or the files' own names under /person/).
+    const pagePolicies = new Map([
+      [indexFile, cspHeader(PANEL_POLICY)],
+      [path.join(distDir, CHECKOUT_PAGE), cspHeader(CHECKOUT_POLICY)],
+    ]);
 
     fastify.get('/', (_request, reply) => reply.redirect('/person/'));
     fastify.get('/person', (_request, reply) => reply.redirect('/person/'));
@@ -50,6 +56,8 @@ export default fp<WebOptions>(
       cacheControl: false,
       setHeaders(reply, filePath) {
         reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+        const policy = pagePolicies.get(filePath);
+        if (policy) reply.header('content-security-policy', policy);
       },
     });
     const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');

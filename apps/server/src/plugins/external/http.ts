@@ -3,39 +3,36 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import { ANSWER_POLICY } from '../../lib/content-security-policy.js';
+
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Third-party plugins every route relies on: security headers, compression, form bodies, cookies. */
 export default fp(
   async (fastify) => {
     await fastify.register(helmet, {
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          // Mantine writes its CSS variables in a style element; captchas and QR codes are data: images.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          scriptSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          upgradeInsecureRequests: null,
-        },
-      },
+      // The web app's two pages replace it with their own (plugins/app/web.ts).
+      contentSecurityPolicy: { useDefaults: false, directives: ANSWER_POLICY },
       crossOriginEmbedderPolicy: false,
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      // HSTS only means something over HTTPS; the header is harmless over HTTP and browsers ignore it there.
-      strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+      // Nothing of the panel's addresses (order numbers, the configure screen's product) leaves the site.
+      referrerPolicy: { policy: 'same-origin' },
+      xFrameOptions: { action: 'deny' },
+      // Sent below, and only over HTTPS.
+      strictTransportSecurity: false,
     });
     await fastify.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
     await fastify.register(formbody, { bodyLimit: 64 * 1024 });
     // Bodies are forms (and JSON for API clients); no call takes plain text, so it is refused with 415.
     fastify.removeContentTypeParser('text/plain');
     await fastify.register(cookie);
-    // The id that every log line of the request carries, so that a customer's report can be found in the log.
     fastify.addHook('onSend', async (request, reply) => {
+      // The id that every log line of the request carries, so that a customer's report can be found in the log.
       reply.header('x-request-id', request.id);
+      // Over HTTPS (the socket's, or a trusted proxy's X-Forwarded-Proto) only: over plain HTTP the header means
+      // nothing, and a proxy that is not trusted must not make the browser pin the site.
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      // An answer that does not say how it may be cached is not stored anywhere: most answers carry personal data.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
     // A POST without a body is an empty form: its fields are then reported as missing, one by one.
     fastify.addHook('preValidation', async (request) => {

@@ -15,6 +15,7 @@ describe('sanitizeHtml', () => {
     ['<img src="x" onerror="alert(1)"><p onclick="alert(2)">b</p>', '<img src="x"><p>b</p>'],
     ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['<style>body{display:none}</style><p>b</p>', '<p>b</p>'],
+    ['<p style="background:url(javascript:alert(1))">b</p>', '<p>b</p>'],
     ['<form action="/steal"><input name="pwd"><b>x</b></form>', '<b>x</b>'],
   ])('removes what can run or restyle the page: %s', (dirty, clean) => {
     expect(sanitizeHtml(dirty)).toBe(clean);

@@ -3,10 +3,14 @@ import { Typography, type TypographyProps } from '@mantine/core';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 
-/** No scripts, event handlers, forms or style sheets: what a plan description needs and nothing more. */
+/**
+ * No scripts, event handlers, forms, styles or style sheets: what a plan description needs and nothing more (the
+ * panel's Content-Security-Policy refuses style attributes in any case).
+ */
 const PURIFY_CONFIG = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe'],
+  FORBID_ATTR: ['style'],
 };
 
 export function sanitizeHtml(html: string): string {
