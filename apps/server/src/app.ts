@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_APPS } from '@mutenet/contract';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { loggableUrl } from './lib/log-url.js';
+import { responseSerializerCompiler } from './lib/response-serializer.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
 import feedPlugin from './modules/feed/feed.plugin.js';
@@ -14,7 +15,7 @@ import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
 import dbPlugin from './plugins/app/db.js';
-import errorsPlugin from './plugins/app/errors.js';
+import errorsPlugin, { sendFrameworkError } from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
 import jobsPlugin from './plugins/app/jobs.js';
 import mailPlugin from './plugins/app/mail.js';
@@ -65,6 +66,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
     forceCloseConnections: 'idle',
     // A client's own X-Request-Id is kept when it is a short plain id; anything else gets a fresh one.
     requestIdHeader: false,
@@ -74,7 +76,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
