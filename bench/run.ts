@@ -16,6 +16,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import type { Database } from '../apps/server/src/db/schema.js';
+import { hasSwitch, option } from './arguments.js';
 import { type AppStats, BENCH_CAPTCHA_CODE, Child } from './ipc.js';
 import {
   type Captured,
@@ -35,12 +36,7 @@ import { PASSWORD, type Seeded, seed } from './seed.js';
 
 // --- options -------------------------------------------------------------------------------------------------------
 
-const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const index = argv.indexOf(name);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
-const POSTGRES = argv.includes('--postgres');
+const POSTGRES = hasSwitch('--postgres');
 const SECONDS = Number(option('--duration') ?? 6);
 const USERS = Number(option('--users') ?? 100_000);
 const NODES = 50;

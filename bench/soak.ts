@@ -11,16 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../apps/server/src/db/database.js';
+import { hasSwitch, option } from './arguments.js';
 import { type AppStats, Child } from './ipc.js';
 import { hammer, percentile, send, type Target } from './load.js';
 import { seed } from './seed.js';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const index = argv.indexOf(name);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
-const POSTGRES = argv.includes('--postgres');
+const POSTGRES = hasSwitch('--postgres');
 const MINUTES = Number(option('--minutes') ?? 10);
 const USERS = Number(option('--users') ?? 20_000);
 const INTERVAL_SECONDS = Math.min(30, Math.max(5, (MINUTES * 60) / 20));
