@@ -49,7 +49,8 @@ export default fp<AuthOptions>(
     });
     fastify.decorate('authenticateCheckout', async (request: FastifyRequest) => {
       const header = tokenOf(request);
-      const cookie = request.cookies?.[CHECKOUT_COOKIE];
+      const cookies = request.headers.cookie;
+      const cookie = cookies ? fastify.parseCookie(cookies)[CHECKOUT_COOKIE] : undefined;
       if (!header && cookie && request.method !== 'GET' && request.method !== 'HEAD') {
         const origin = request.headers.origin;
         if (!origin || origin !== `${request.protocol}://${request.host}`) throw new AppError('FORBIDDEN');

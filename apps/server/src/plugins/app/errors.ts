@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUnstorableText } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
+import { SECURITY_HEADERS } from '../../lib/security-headers.js';
 
 // Errors that mean a backing service (database, Redis, the mail server) is unreachable: answer 503 and let it come
 // back. ESOCKET, ECONNECTION and EDNS are how nodemailer reports a mail server it cannot reach.
@@ -75,7 +76,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, key: Err
 /**
  * Fastify's `frameworkErrors`: a request the router refuses before any plugin sees it (a malformed percent escape in
  * the path, a path parameter over the router's length limit) gets the same envelope as every other error, not
- * Fastify's own body. No hook has run for it, so its language is read here and nosniff is set by hand.
+ * Fastify's own body. No hook has run for it, so its language is read here and the security headers set by hand.
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const key = error.statusCode && error.statusCode < 500 ? keyOfStatus(error.statusCode) : 'INTERNAL';
@@ -85,7 +86,8 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
-    .header('x-content-type-options', 'nosniff')
+    .headers(SECURITY_HEADERS)
+    .header('cache-control', 'no-store')
     .send(JSON.stringify({ code, msg, data: null }));
 }
 

@@ -1,30 +1,23 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
-import { ANSWER_POLICY } from '../../lib/content-security-policy.js';
+import { SECURITY_HEADERS } from '../../lib/security-headers.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Third-party plugins every route relies on: security headers, compression, form bodies, cookies. */
 export default fp(
   async (fastify) => {
-    await fastify.register(helmet, {
-      // The web app's two pages replace it with their own (plugins/app/web.ts).
-      contentSecurityPolicy: { useDefaults: false, directives: ANSWER_POLICY },
-      crossOriginEmbedderPolicy: false,
-      // Nothing of the panel's addresses (order numbers, the configure screen's product) leaves the site.
-      referrerPolicy: { policy: 'same-origin' },
-      xFrameOptions: { action: 'deny' },
-      // Sent below, and only over HTTPS.
-      strictTransportSecurity: false,
+    fastify.addHook('onRequest', async (_request, reply) => {
+      reply.headers(SECURITY_HEADERS);
     });
     await fastify.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
     await fastify.register(formbody, { bodyLimit: 64 * 1024 });
     // Bodies are forms (and JSON for API clients); no call takes plain text, so it is refused with 415.
     fastify.removeContentTypeParser('text/plain');
-    await fastify.register(cookie);
+    // Only the checkout reads a cookie: it parses the header when it needs it, rather than every request.
+    await fastify.register(cookie, { hook: false });
     fastify.addHook('onSend', async (request, reply) => {
       // The id that every log line of the request carries, so that a customer's report can be found in the log.
       reply.header('x-request-id', request.id);

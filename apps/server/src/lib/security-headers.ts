@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+import { ANSWER_POLICY } from './content-security-policy.js';
+
+/**
+ * The headers helmet sets on every answer, worked out once at start: they never change between requests, and
+ * building helmet's middleware for each request (as @fastify/helmet does) was a measurable part of a small call's
+ * cost. The web app's two pages replace the Content-Security-Policy with their own (plugins/app/web.ts).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
+  helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: ANSWER_POLICY },
+    crossOriginEmbedderPolicy: false,
+    // Nothing of the panel's addresses (order numbers, the configure screen's product) leaves the site.
+    referrerPolicy: { policy: 'same-origin' },
+    xFrameOptions: { action: 'deny' },
+    // Set per request, and only over HTTPS (plugins/external/http.ts).
+    strictTransportSecurity: false,
+  }),
+);
+
+/** What a middleware sets on a response, collected from a stand-in for one. */
+function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return Object.freeze(headers);
+}
