@@ -59,7 +59,9 @@ class Series<T> {
   readonly #entries = new Map<string, { labels: Labels; value: T }>();
   constructor(private readonly initial: () => T) {}
   entry(labels: Labels): { labels: Labels; value: T } {
-    const key = JSON.stringify(Object.entries(labels));
+    // Every request observes two series: a plain join, not JSON, keys them (names and values hold no NUL).
+    let key = '';
+    for (const name in labels) key += `${name}\u0000${labels[name]}\u0000`;
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = { labels, value: this.initial() };
