@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { sameSecret } from '../../lib/secrets.js';
 import { sendError } from './errors.js';
 
 /** Label names to values of one sample. */
@@ -122,12 +122,6 @@ class HistogramMetric {
 
 type Gauge = { name: string; help: string; collect: () => Promise<Sample[] | number> };
 
-/** Compares a presented token with the configured one in a time that does not depend on either. */
-function sameToken(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 export type MetricsOptions = {
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   token?: string | undefined;
@@ -198,7 +192,7 @@ export default fp<MetricsOptions>(
     fastify.get('/metrics', async (request, reply) => {
       if (token) {
         const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-        if (!sameToken(given, token)) {
+        if (!sameSecret(given, token)) {
           return sendError(request, reply.header('www-authenticate', 'Bearer'), 'UNAUTHORIZED');
         }
       }
