@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../test/accounts.js';
-import { admin, adminDatabase, expectFailure, jsonOf } from '../../test/admin-cli.js';
+import { adminDatabase, adminInProcess, expectFailure, jsonOf } from '../../test/admin-cli.js';
 import { httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 describe.each(DATABASES)('admin currency on %s', (database) => {
   let db: Awaited<ReturnType<typeof adminDatabase>>;
   let app: TestApp;
-  const run = (...args: string[]) => admin(db.url, ...args);
+  // In this process: admin.test.ts and the other commands' suites run the real child process.
+  const run = (...args: string[]) => adminInProcess(db.url, args);
 
   beforeAll(async () => {
     db = await adminDatabase(database);

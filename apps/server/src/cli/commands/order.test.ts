@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIB } from '../../lib/units.js';
 import { signUp } from '../../test/accounts.js';
-import { admin, adminDatabase, expectFailure, jsonOf } from '../../test/admin-cli.js';
+import { adminDatabase, adminInProcess, expectFailure, jsonOf } from '../../test/admin-cli.js';
 import { type HttpClient, httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -13,7 +13,8 @@ describe.each(DATABASES)('admin order on %s', (database) => {
   let userId: number;
   let pkgId: number;
   const email = `buyer.${database}@example.com`;
-  const run = (...args: string[]) => admin(db.url, ...args);
+  // In this process: admin.test.ts and the other commands' suites run the real child process.
+  const run = (...args: string[]) => adminInProcess(db.url, args);
 
   async function placeOrder(): Promise<string> {
     const { body } = await api.post('/mutenet/user/order/create', {

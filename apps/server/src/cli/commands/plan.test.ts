@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIB } from '../../lib/units.js';
 import { signUp } from '../../test/accounts.js';
-import { admin, adminDatabase, expectFailure, jsonOf } from '../../test/admin-cli.js';
+import { adminDatabase, adminInProcess, expectFailure, jsonOf } from '../../test/admin-cli.js';
 import { type HttpClient, httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -10,7 +10,8 @@ describe.each(DATABASES)('admin plan and package on %s', (database) => {
   let app: TestApp;
   let api: HttpClient;
   let token: string;
-  const run = (...args: string[]) => admin(db.url, ...args);
+  // In this process: admin.test.ts and the other commands' suites run the real child process.
+  const run = (...args: string[]) => adminInProcess(db.url, args);
   /** The shop as a customer sees it: GET /mutenet/packages. */
   const shop = async (language = 'en') =>
     (await api.get('/mutenet/packages', { token, headers: { 'accept-language': language } })).body.data;
