@@ -637,9 +637,11 @@ function writeResults(report: string) {
       : '';
   const previous = previousAt >= 0 ? existing.slice(previousAt + '## Previous runs'.length).trim() : '';
   const older = [latest, previous].filter(Boolean).join('\n\n');
+  // What stands above the runs (the header and the notes written by hand on what each fix gained) stays as it is.
+  const head = latestAt > 0 ? existing.slice(0, latestAt).trimEnd() : RESULTS_HEADER.trimEnd();
   fs.writeFileSync(
     RESULTS_FILE,
-    `${RESULTS_HEADER}\n## Latest run\n\n${report}\n${older ? `\n## Previous runs\n\n${older}\n` : ''}`,
+    `${head}\n\n## Latest run\n\n${report}\n${older ? `\n## Previous runs\n\n${older}\n` : ''}`,
   );
 }
 
