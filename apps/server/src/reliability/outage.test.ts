@@ -1,5 +1,6 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GIB } from '../lib/units.js';
 import { captcha, PASSWORD, signUp } from '../test/accounts.js';
 import { seedCatalog } from '../test/catalog.js';
 import { type CallResult, httpClient } from '../test/http-client.js';
@@ -112,6 +113,9 @@ if (redisUrl) {
     let proxy: TcpProxy;
     let app: TestApp;
     let customer: Customer;
+    /** A customer on a traffic package, whose allowance each case's push uses up. */
+    let heavy: Customer;
+    let traffic: number;
     let node: Awaited<ReturnType<typeof addNodes>>[number];
     let feedPath: string;
     const email = 'outage.redis@example.com';
@@ -130,8 +134,11 @@ if (redisUrl) {
     beforeAll(async () => {
       proxy = await proxyFor(redisUrl);
       app = await startTestApp({ redis: true, env: { REDIS_URL: proxy.urlFor(redisUrl) } });
-      const { monthly } = await seedCatalog(app);
+      const seeded = await seedCatalog(app);
+      const { monthly } = seeded;
+      traffic = seeded.traffic30;
       customer = await customerWithPackage(app, email, monthly);
+      heavy = await customerWithPackage(app, `heavy.${email}`, traffic);
       node = (await addNodes(app))[0]!;
       feedPath = new URL((await customer.api.get('/mutenet/user/subscribe/url', { token: customer.token })).text)
         .pathname;
@@ -152,6 +159,8 @@ if (redisUrl) {
       async (how) => {
         const client = api();
         const issued = await captcha(client);
+        // The allowance the push below uses up, bought while the store is there.
+        await heavy.buy(traffic);
         const heldBefore = proxy.held();
         await proxy.cut(how);
         // The client reconnects at once: into the black hole, when the proxy is one.
@@ -173,6 +182,22 @@ if (redisUrl) {
         expect({ status: pushed.status, body: pushed.body }).toEqual({ status: 200, body: { data: true } });
         expect(pushed.ms).toBeLessThan(ANSWER_WITHIN_MS);
         expect(Number(await uploaded())).toBe(before + 1000 * node.rate);
+        // A report that uses up an allowance is answered 200 too (a 503 after the commit would make the agent send
+        // it again, counting it twice), and counts once.
+        const usedUp = async () =>
+          (
+            await app.app.db
+              .selectFrom('user_packages')
+              .select('traffic_used')
+              .where('user_id', '=', heavy.id)
+              .execute()
+          )
+            .map((row) => Number(row.traffic_used))
+            .reduce((sum, used) => sum + used, 0);
+        const usedBefore = await usedUp();
+        const exhausting = await timed(agent(app, node).push({ [heavy.id]: [200 * GIB, 0] }));
+        expect({ status: exhausting.status, body: exhausting.body }).toEqual({ status: 200, body: { data: true } });
+        expect(await usedUp()).toBe(usedBefore + 200 * GIB * node.rate);
 
         await restoreAndResume(proxy, captchaServed);
         const login = await client.post('/mutenet/login', {

@@ -156,7 +156,9 @@ export class SubscriptionService {
       for (const userId of users) await this.#closeGaps(repository, userId, now);
       return users;
     });
-    if (exhausted.length) await this.touchUsers();
+    // The traffic is committed: a store that is away must not turn the push into an error, or the agent would send
+    // it again and it would count twice. The nodes' lists then drop the used-up users within their minute at most.
+    if (exhausted.length) await this.touchUsers().catch(() => undefined);
   }
 
   #token(userId: number, nonce: string): Promise<string> {
