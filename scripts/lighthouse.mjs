@@ -47,14 +47,18 @@ try {
       await tab.evaluate((value) => localStorage.setItem('token', value), token);
       await devtools.send('Network.clearBrowserCache');
     }
-    const { lhr } = await lighthouse(`${server.url}${page.path}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: Object.keys(TARGETS),
-      // Storage holds the session of a signed-in page; the cache was emptied above.
-      disableStorageReset: page.signedIn,
-    });
+    const run = () =>
+      lighthouse(`${server.url}${page.path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: Object.keys(TARGETS),
+        // Storage holds the session of a signed-in page; the cache was emptied above.
+        disableStorageReset: page.signedIn,
+      });
+    let { lhr } = await run();
+    // Lighthouse now and then fails to record the trace of a load (NO_NAVSTART, and no score): once more then.
+    if (lhr.runtimeError) ({ lhr } = await run());
     missed = report(page.name, lhr) || missed;
   }
   await cdp.close();

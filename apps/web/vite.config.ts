@@ -47,6 +47,22 @@ function preloadDefaultLanguage(): Plugin {
   };
 }
 
+/**
+ * The panel's scripts are fetched at low priority: the brand index.html paints once its style sheets have arrived,
+ * rather than competing with the scripts for the bandwidth (which the screens need only once they have all arrived).
+ */
+const scriptsAfterStyles: Plugin = {
+  name: 'mutenet-scripts-after-styles',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { filename }) {
+      if (!filename.endsWith('index.html')) return html;
+      return html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
+    },
+  },
+};
+
 /** In development the checkout page is served from source, as the server serves the built one in production. */
 const checkoutInDevelopment: Plugin = {
   name: 'mutenet-checkout-dev',
@@ -57,6 +73,11 @@ const checkoutInDevelopment: Plugin = {
     });
   },
 };
+
+const SCREENS_SHARED =
+  /node_modules[\\/]@mantine[\\/](hooks[\\/]|core[\\/]esm[\\/](core|utils|components[\\/](SimpleGrid|ThemeIcon|Paper|Title|Progress|Card|VisuallyHidden))[\\/])|apps[\\/]web[\\/]src[\\/]app[\\/]use-url-options\.ts$/;
+const ONLY_OVERLAYS_AND_FORMS =
+  /use-(drag|long-press|focus-trap|focus-return|click-outside|debounced-callback)[\\/]|utils[\\/](Floating|InlineInput|InputsGroupFieldset)[\\/]|create-scoped-keydown-handler/;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -86,7 +107,7 @@ const precompressAssets: Plugin = {
 
 export default defineConfig({
   base: '/person/',
-  plugins: [react(), checkoutInDevelopment, preloadDefaultLanguage(), precompressAssets],
+  plugins: [react(), checkoutInDevelopment, preloadDefaultLanguage(), scriptsAfterStyles, precompressAssets],
   resolve: { alias: contractAlias },
   server: {
     proxy: {
@@ -116,6 +137,23 @@ export default defineConfig({
             // What both pages run: React, and zod for the contract's schemas.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|zod)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 1 },
+            // What the first load shares with the screens loaded on demand (the translations' set-up, storage, the
+            // loader of dynamic imports): one file, rather than one each.
+            {
+              name: 'shared',
+              test: /apps[\\/]web[\\/]src[\\/](i18n[\\/](i18n|use-language)|lib[\\/]storage)\.ts$|preload-helper/,
+              tags: ['$initial'],
+              includeDependenciesRecursively: false,
+            },
+            // What the screens loaded on demand share beyond the first load: Mantine's small helpers and hooks, the
+            // small display components several screens show, and the hook that reads the URL's mode. One file rather
+            // than a dozen of a few hundred bytes each, as each file costs a request before a screen can show. What
+            // only dialogs, menus and forms use stays with them.
+            {
+              name: 'screens-shared',
+              test: (id: string) => SCREENS_SHARED.test(id) && !ONLY_OVERLAYS_AND_FORMS.test(id),
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

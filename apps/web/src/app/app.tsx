@@ -1,11 +1,9 @@
-import { useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
-import { createQueryClient } from '../lib/react-query';
 import { AppProvider } from './provider';
 import { AppRoutes, ROUTER_BASENAME } from './router';
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <AppProvider queryClient={queryClient}>
       <BrowserRouter basename={ROUTER_BASENAME}>

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { RouteMatch, RouteObject } from 'react-router';
 
@@ -13,6 +14,8 @@ export type RouteHandle = {
   title?: TitleKey;
   /** Starts loading the route's code (a screen loaded on demand). */
   load?: () => Promise<unknown>;
+  /** Starts the queries the route shows first, so that they travel beside its code rather than after it. */
+  prefetch?: (queryClient: QueryClient) => void;
 };
 
 /** The routes matched by the current location, outermost first (the router computes them once per location). */

@@ -137,6 +137,23 @@ describe('signed-in routes', () => {
     expect(document.title).toBe(`${heading} · Mutenet`);
   });
 
+  it('asks for a screen’s data as its route opens, and no more as it renders again, even after an error', async () => {
+    net
+      .on('GET', '/mutenet/notice', envelope({ content: '' }))
+      .on('GET', '/mutenet/user/package/stat', new Response('', { status: 503 }));
+    const { location } = renderAt('/home');
+    expect(await screen.findByText('Your subscription could not be loaded.')).toBeInTheDocument();
+    expect(location()).toBe('/pannel');
+    // Once as the route opened; the stat once more if its screen mounted after the failed answer.
+    expect(net.to('/mutenet/notice')).toHaveLength(1);
+    const asked = net.to('/mutenet/user/package/stat').length;
+    expect(asked).toBeLessThanOrEqual(2);
+    // The renders that follow (the redirect, the error's toast, the answers) ask nothing again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(net.to('/mutenet/notice')).toHaveLength(1);
+    expect(net.to('/mutenet/user/package/stat')).toHaveLength(asked);
+  });
+
   it('sends an unknown path to the dashboard', async () => {
     const { location } = renderAt('/nowhere');
     await waitFor(() => expect(location()).toBe('/pannel'));

@@ -1,34 +1,89 @@
-import { type ComponentType, lazy, useEffect, useMemo } from 'react';
-import { matchRoutes, Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
+import { type FetchQueryOptions, type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { type ComponentType, lazy, useEffect, useMemo, useState } from 'react';
+import {
+  matchRoutes,
+  Navigate,
+  type RouteMatch,
+  type RouteObject,
+  useLocation,
+  useNavigate,
+  useRoutes,
+} from 'react-router';
+import { sessionUserQueryOptions } from '../features/auth/api/check-session';
+import { plansQueryOptions } from '../features/catalog/api/get-plans';
+import { noticeQueryOptions } from '../features/notice/api/get-notice';
+import { packageStatQueryOptions } from '../features/subscription/api/get-package-stat';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { PATHS } from '../lib/paths';
+import { runtimeConfigQueryOptions } from '../lib/runtime-config';
 import { type RouteHandle, RouteMatchesContext } from './route-handle';
 import { LoginRoute } from './routes/login';
 import { mayShow, RootRoute } from './routes/root';
 
-/** A screen loaded on demand: its component, and the function that starts loading its code. */
-function onDemand(load: () => Promise<{ default: ComponentType }>) {
-  return { Screen: lazy(load), load };
+/**
+ * Starts a query a route shows first, unless the cache already holds it (as TanStack Query's `usePrefetchQuery`
+ * does): the screen's own query refreshes what is there, and a location rendered again, or a call that failed, asks
+ * nothing more.
+ */
+function startQuery<T, K extends QueryKey>(queryClient: QueryClient, query: FetchQueryOptions<T, Error, T, K>): void {
+  if (!queryClient.getQueryState(query.queryKey)) void queryClient.prefetchQuery(query);
+}
+
+/**
+ * A screen loaded on demand: its component, the function that starts loading its code, and the one that starts the
+ * queries it shows first. A screen whose code has already arrived renders at once, rather than suspending for a
+ * moment (its fallback shown, then replaced once React's pause between the two has passed).
+ */
+function onDemand(load: () => Promise<{ default: ComponentType }>, prefetch?: RouteHandle['prefetch']) {
+  let loaded: ComponentType | undefined;
+  const loadCode = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(loadCode);
+  function Screen() {
+    const [Component] = useState(() => loaded ?? Lazy);
+    return <Component />;
+  }
+  return { Screen, load: loadCode, prefetch };
 }
 
 // The login screen is in the first bundle; every other screen loads on demand.
 const Register = onDemand(() => import('./routes/register'));
 const ForgetPasswords = onDemand(() => import('./routes/forget-passwords'));
 const ShowDocx = onDemand(() => import('./routes/show-docx'));
-const AppLayout = onDemand(() => import('./routes/app-layout'));
+// The shell shows the version and the signed-in email, checked once each time the app opens.
+const AppLayout = onDemand(
+  () => import('./routes/app-layout'),
+  (queryClient) => {
+    startQuery(queryClient, runtimeConfigQueryOptions());
+    startQuery(queryClient, sessionUserQueryOptions());
+  },
+);
 const Person = onDemand(() => import('./routes/person'));
-const Dashboard = onDemand(() => import('./routes/dashboard'));
+const Dashboard = onDemand(
+  () => import('./routes/dashboard'),
+  (queryClient) => {
+    startQuery(queryClient, noticeQueryOptions());
+    startQuery(queryClient, packageStatQueryOptions());
+  },
+);
 const KnowledgeBase = onDemand(() => import('./routes/knowledge-base'));
 const NodeStatus = onDemand(() => import('./routes/node-status'));
 const Placeholder = onDemand(() => import('./routes/placeholder'));
-const Shop = onDemand(() => import('./routes/shop'));
+const Shop = onDemand(
+  () => import('./routes/shop'),
+  (queryClient) => startQuery(queryClient, plansQueryOptions()),
+);
 const ShopConfigure = onDemand(() => import('./routes/shop-configure'));
 const Orders = onDemand(() => import('./routes/orders'));
 const OrderStatus = onDemand(() => import('./routes/order-status'));
 
 /** The route of a screen loaded on demand, titled. */
 function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: RouteHandle['title']): RouteObject {
-  return { path, element: <screen.Screen />, handle: { title, load: screen.load } satisfies RouteHandle };
+  const handle: RouteHandle = { title, load: screen.load, prefetch: screen.prefetch };
+  return { path, element: <screen.Screen />, handle };
 }
 
 const titled = (title: RouteHandle['title']): RouteHandle => ({ title });
@@ -45,7 +100,7 @@ export const routes: RouteObject[] = [
       screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
       {
         element: <AppLayout.Screen />,
-        handle: { load: AppLayout.load } satisfies RouteHandle,
+        handle: { load: AppLayout.load, prefetch: AppLayout.prefetch } satisfies RouteHandle,
         children: [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
           screenRoute(`${PATHS.dashboard}/:from?/:lang?`, Dashboard, 'nav.dashboard'),
@@ -69,6 +124,37 @@ export const routes: RouteObject[] = [
 /** The router's base: Vite's `base` (/person/) without its trailing slash. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '') || '/';
 
+/** The routes a location (below the base path) shows, outermost first. */
+export function matchLocation(pathname: string): RouteMatch<string, RouteObject>[] {
+  return matchRoutes(routes, pathname) ?? [];
+}
+
+/** Resolves in a task of its own: what follows runs once the browser has had the main thread back. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Starts loading the code of every route a location shows, the shell and the screen inside it, and their first
+ * queries, all side by side rather than each once the one before has rendered; nothing for a location the guard turns
+ * away. Settles once the code has arrived (or failed to).
+ */
+export async function preloadRoutes(
+  matches: readonly RouteMatch<string, RouteObject>[],
+  pathname: string,
+  queryClient: QueryClient,
+): Promise<void> {
+  if (!mayShow(pathname)) return;
+  const handles = matches.map(({ route }) => route.handle as RouteHandle | undefined);
+  const [screen, ...outer] = [...handles].reverse();
+  // One short task each: the screen's data first, as it waits on the server, then the code, then the shell's data,
+  // as nothing on the first screen waits for it.
+  screen?.prefetch?.(queryClient);
+  await nextTask();
+  const code = Promise.allSettled(handles.map((handle) => handle?.load?.()));
+  await nextTask();
+  for (const handle of outer) handle?.prefetch?.(queryClient);
+  await code;
+}
+
 /**
  * Renders the route table inside a router (BrowserRouter in the app, MemoryRouter in tests), shares
  * the current matches, and sends the user to the login screen after a 401.
@@ -76,15 +162,12 @@ export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '') || '/
 export function AppRoutes() {
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const matches = useMemo(() => {
-    const matched = matchRoutes(routes, location) ?? [];
-    // The code of every route a location shows (the shell and the screen inside it) loads side by side, rather than
-    // the screen's only once the shell has rendered; none for a location the guard turns away.
-    if (mayShow(location.pathname)) {
-      for (const { route } of matched) void (route.handle as RouteHandle | undefined)?.load?.();
-    }
+    const matched = matchLocation(location.pathname);
+    void preloadRoutes(matched, location.pathname, queryClient);
     return matched;
-  }, [location]);
+  }, [location.pathname, queryClient]);
 
   useEffect(() => {
     // The api client has already cleared storage; the login screen forgets the cached data.

@@ -11,6 +11,12 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/**
+ * How long data read afresh whenever its screen opens stays fresh: long enough that the screen, mounting once its
+ * code has arrived, does not ask again for what its route asked for as it opened.
+ */
+export const FRESH_WHILE_OPENING_MS = 5_000;
+
 /** Errors are shown by the api client, so queries neither retry nor refetch behind the user's back. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useCallback, useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { resolveActiveEntry } from '../../components/shell/menu';
@@ -12,6 +12,13 @@ import { useRuntimeConfig } from '../../lib/runtime-config';
 import { getSessionValue, hasToken, SESSION_KEYS } from '../../lib/storage';
 import { routeParams, routeTitle, useRouteMatches } from '../route-handle';
 
+/** The screen inside the shell: one element for good, so that the shell renders again only when its props change. */
+const SCREEN = (
+  <Suspense fallback={<ScreenLoader />}>
+    <Outlet />
+  </Suspense>
+);
+
 /** The signed-in screens inside the shell; composes the shell with sign-out and the session's email. */
 export default function AppLayoutRoute() {
   const { t } = useTranslation();
@@ -23,25 +30,32 @@ export default function AppLayoutRoute() {
   // Once each time the app opens (a reload too): a token revoked elsewhere, by a password change on another device
   // say, sends the customer to the login screen. Not once signed out: storage is cleared before the login screen.
   const session = useSessionUser({ enabled: hasToken() });
-  const logout = useLogout({ onSettled: () => void navigate(PATHS.login, { replace: true }) });
+  const { mutate: logout, isPending: signingOut } = useLogout({
+    onSettled: () => void navigate(PATHS.login, { replace: true }),
+  });
   const titleKey = routeTitle(matches);
+  // What the session check and the configuration bring reaches the shell in a background render: their answers
+  // render this component again at once, and the shell (unchanged until then) is left alone.
+  const email = useDeferredValue(storedEmail ?? session.data?.user ?? '');
+  const version = useDeferredValue(config.data?.version);
+  const websiteUrl = useDeferredValue(config.data?.websiteUrl);
+  const onUserCentre = useCallback(() => void navigate(PATHS.userCentre), [navigate]);
+  const onSignOut = useCallback(() => {
+    if (!signingOut) logout();
+  }, [signingOut, logout]);
 
   return (
     <ShellLayout
       title={titleKey ? t(titleKey) : ''}
       bare={urlOptions(location.search, routeParams(matches)).mobile}
       active={resolveActiveEntry(location.pathname)}
-      email={storedEmail ?? session.data?.user ?? ''}
-      version={config.data?.version}
-      websiteUrl={config.data?.websiteUrl}
-      onUserCentre={() => void navigate(PATHS.userCentre)}
-      onSignOut={() => {
-        if (!logout.isPending) logout.mutate();
-      }}
+      email={email}
+      version={version}
+      websiteUrl={websiteUrl}
+      onUserCentre={onUserCentre}
+      onSignOut={onSignOut}
     >
-      <Suspense fallback={<ScreenLoader />}>
-        <Outlet />
-      </Suspense>
+      {SCREEN}
     </ShellLayout>
   );
 }

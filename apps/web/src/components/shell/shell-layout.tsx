@@ -1,12 +1,8 @@
 import '@mantine/core/styles/AppShell.css';
 import '@mantine/core/styles/Burger.css';
-import '@mantine/core/styles/ModalBase.css';
-import '@mantine/core/styles/Overlay.css';
-import '@mantine/core/styles/CloseButton.css';
-import '@mantine/core/styles/Drawer.css';
-import { AppShell, Box, Burger, Button, CloseButton, Drawer, Group, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { type ReactNode, useEffect } from 'react';
+import { AppShell, Box, Burger, Button, Group, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { lazy, memo, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExternalIcon } from '../ui/icons';
 import { LanguageSelect } from '../ui/language-select';
@@ -31,14 +27,24 @@ export type ShellLayoutProps = {
 const HEADER_HEIGHT = 60;
 const NAVBAR_WIDTH = 250;
 
+/** Mantine's `sm` breakpoint and up: the side menu beside the screens. Below it, the burger's drawer takes over. */
+const WIDE_QUERY = '(min-width: 48em)';
+
+const loadDrawer = () => import('./navigation-drawer');
+const NavigationDrawer = lazy(loadDrawer);
+
 /**
  * The signed-in frame: header (page title, official website, language, account) and side menu.
  * Below Mantine's `sm` breakpoint the side menu moves into a drawer opened by the burger button.
  */
-export function ShellLayout(props: ShellLayoutProps) {
+export const ShellLayout = memo(function ShellLayout(props: ShellLayoutProps) {
   const { title, bare, active, email, version, websiteUrl, onUserCentre, onSignOut, children } = props;
   const { t } = useTranslation();
   const [drawerOpened, drawer] = useDisclosure(false);
+  const wide = useMediaQuery(WIDE_QUERY, false, { getInitialValueInEffect: false });
+  // The drawer's code loads when the burger is first reached for, and stays once it has been opened.
+  const [drawerWanted, setDrawerWanted] = useState(false);
+  if (drawerOpened && !drawerWanted) setDrawerWanted(true);
 
   useEffect(() => {
     if (active) rememberActiveEntry(active);
@@ -69,6 +75,8 @@ export function ShellLayout(props: ShellLayoutProps) {
               size="sm"
               opened={drawerOpened}
               onClick={drawer.toggle}
+              onPointerEnter={() => void loadDrawer()}
+              onFocus={() => void loadDrawer()}
               aria-label={t('shell.openMenu')}
               aria-expanded={drawerOpened}
               data-testid="menu-burger"
@@ -102,29 +110,24 @@ export function ShellLayout(props: ShellLayoutProps) {
           </Group>
         </Group>
       </AppShell.Header>
-      {/* Off screen below `sm` (the drawer takes over): hidden there, so that it is neither read nor focused. */}
-      <AppShell.Navbar p="sm" visibleFrom="sm">
-        <SideMenu active={active} version={version} />
-      </AppShell.Navbar>
-      <Drawer.Root opened={drawerOpened} onClose={drawer.close} size={280} hiddenFrom="sm">
-        <Drawer.Overlay />
-        <Drawer.Content aria-label={t('nav.mainMenu')}>
-          <Drawer.Body h="100%" p="sm">
-            <Stack h="100%" gap="sm">
-              <Group justify="space-between" wrap="nowrap" px="xs">
-                <Text fw={700} c="blue.9">
-                  {t('app.name')}
-                </Text>
-                <CloseButton onClick={drawer.close} aria-label={t('common.close')} data-testid="menu-close" />
-              </Group>
-              <Box flex={1} mih={0}>
-                <SideMenu active={active} version={version} websiteUrl={websiteUrl} onNavigate={drawer.close} />
-              </Box>
-            </Stack>
-          </Drawer.Body>
-        </Drawer.Content>
-      </Drawer.Root>
+      {/* Not rendered at all below `sm`, where it would be hidden: phones neither render nor lay it out. */}
+      {wide ? (
+        <AppShell.Navbar p="sm">
+          <SideMenu active={active} version={version} />
+        </AppShell.Navbar>
+      ) : null}
+      {drawerWanted ? (
+        <Suspense fallback={null}>
+          <NavigationDrawer
+            opened={drawerOpened}
+            onClose={drawer.close}
+            active={active}
+            version={version}
+            websiteUrl={websiteUrl}
+          />
+        </Suspense>
+      ) : null}
       <AppShell.Main id="main">{children}</AppShell.Main>
     </AppShell>
   );
-}
+});

@@ -1,9 +1,8 @@
-import '@mantine/core/styles/FloatingIndicator.css';
-import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/SimpleGrid.css';
-import { Button, Center, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import './plan-list.css';
+import { Button, Center, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PLAN_GROUPS, type Plan, type PlanGroup } from '@mutenet/contract';
-import { useState } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../i18n/use-language';
 import { usePlans } from '../api/get-plans';
@@ -19,15 +18,12 @@ export function PlanList({ orderHref }: { orderHref: (plan: Plan) => string }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
   const plans = usePlans();
+  // The cards render in the background when the plans arrive, in slices that leave the main thread free, rather
+  // than in the one blocking render a query's answer triggers.
+  const data = useDeferredValue(plans.data);
   const [chosen, setChosen] = useState<PlanGroup | null>(null);
+  const radioName = useId();
 
-  if (plans.isPending) {
-    return (
-      <Center py="xl" role="status">
-        <Loader size="md" role="img" aria-label={t('app.loading')} />
-      </Center>
-    );
-  }
   if (plans.isError) {
     return (
       <Stack align="flex-start" gap="sm">
@@ -38,8 +34,15 @@ export function PlanList({ orderHref }: { orderHref: (plan: Plan) => string }) {
       </Stack>
     );
   }
+  if (!data) {
+    return (
+      <Center py="xl" role="status">
+        <Loader size="md" role="img" aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
 
-  const groups = PLAN_GROUPS.filter((group) => plans.data[group].length > 0);
+  const groups = PLAN_GROUPS.filter((group) => data[group].length > 0);
   const group = chosen && groups.includes(chosen) ? chosen : groups[0];
 
   return (
@@ -51,17 +54,23 @@ export function PlanList({ orderHref }: { orderHref: (plan: Plan) => string }) {
         <Text data-testid="plans-empty">{t('shop.empty')}</Text>
       ) : (
         <>
-          <SegmentedControl
-            aria-label={t('shop.groupLabel')}
-            data={groups.map((value) => ({ value, label: t(GROUP_LABEL[value]) }))}
-            value={group}
-            onChange={(value) => setChosen(value as PlanGroup)}
-            color="blue.9"
-            style={{ alignSelf: 'flex-start' }}
-            data-testid="plan-group"
-          />
+          <div role="radiogroup" aria-label={t('shop.groupLabel')} className="plan-group" data-testid="plan-group">
+            {groups.map((value) => (
+              <label key={value} className="plan-group__option">
+                <input
+                  type="radio"
+                  name={radioName}
+                  value={value}
+                  checked={value === group}
+                  onChange={() => setChosen(value)}
+                  className="plan-group__input"
+                />
+                <span className="plan-group__label">{t(GROUP_LABEL[value])}</span>
+              </label>
+            ))}
+          </div>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid={`plans-${group}`}>
-            {plans.data[group].map((plan) => (
+            {data[group].map((plan) => (
               <PlanCard key={plan.pdId} plan={plan} language={language} orderHref={orderHref(plan)} />
             ))}
           </SimpleGrid>

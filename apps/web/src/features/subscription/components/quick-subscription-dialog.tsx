@@ -7,6 +7,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BookIcon, CopyIcon } from '../../../components/ui/icons';
+import { useOpenedAfterMount } from '../../../components/ui/opened-after-mount';
 import { ScreenLoader } from '../../../components/ui/screen-loader';
 import { useSubscribeUrl } from '../api/get-subscribe-url';
 import { copyLink } from './copy-link-button';
@@ -18,13 +19,16 @@ export type QuickSubscriptionDialogProps = {
   tutorialHref: string;
 };
 
-/** The dashboard's quick subscription (spec section 2): the link to copy, its QR code, and the way to the guides. */
-export function QuickSubscriptionDialog({ opened, onClose, tutorialHref }: QuickSubscriptionDialogProps) {
+/**
+ * The dashboard's quick subscription (spec section 2): the link to copy, its QR code, and the way to the guides.
+ * Loaded when the customer first opens it.
+ */
+export default function QuickSubscriptionDialog({ opened, onClose, tutorialHref }: QuickSubscriptionDialogProps) {
   const { t } = useTranslation();
   const link = useSubscribeUrl({ enabled: opened });
 
   return (
-    <Modal.Root opened={opened} onClose={onClose} centered>
+    <Modal.Root opened={useOpenedAfterMount(opened)} onClose={onClose} centered>
       <Modal.Overlay />
       <Modal.Content data-testid="quick-subscription">
         {/* Not a <header> landmark: inside the dialog it would be a second banner of the page. */}

@@ -4,11 +4,13 @@ import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import { Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type ComponentType, type ReactNode, useId } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BookIcon, QrCodeIcon, QuestionIcon, RefreshIcon } from '../../../components/ui/icons';
-import { QuickSubscriptionDialog } from './quick-subscription-dialog';
+
+const loadQuickDialog = () => import('./quick-subscription-dialog');
+const QuickSubscriptionDialog = lazy(loadQuickDialog);
 
 export type SubscriptionShortcutsProps = {
   /** View tutorial and the quick subscription's usage button. */
@@ -25,6 +27,9 @@ export function SubscriptionShortcuts({ tutorialHref, shopHref }: SubscriptionSh
   const { t } = useTranslation();
   const titleId = useId();
   const [quickOpened, quick] = useDisclosure(false);
+  // The dialog (its QR code, the link's field) loads when the tile is first reached for, and stays once opened.
+  const [quickWanted, setQuickWanted] = useState(false);
+  if (quickOpened && !quickWanted) setQuickWanted(true);
 
   return (
     <section aria-labelledby={titleId}>
@@ -42,7 +47,15 @@ export function SubscriptionShortcuts({ tutorialHref, shopHref }: SubscriptionSh
           </UnstyledButton>
         </li>
         <li>
-          <UnstyledButton onClick={quick.open} w="100%" h="100%" aria-haspopup="dialog" data-testid="shortcut-quick">
+          <UnstyledButton
+            onClick={quick.open}
+            onPointerEnter={() => void loadQuickDialog()}
+            onFocus={() => void loadQuickDialog()}
+            w="100%"
+            h="100%"
+            aria-haspopup="dialog"
+            data-testid="shortcut-quick"
+          >
             <Tile icon={QrCodeIcon} title={t('dashboard.shortcuts.quick')} hint={t('dashboard.shortcuts.quickHint')} />
           </UnstyledButton>
         </li>
@@ -61,7 +74,11 @@ export function SubscriptionShortcuts({ tutorialHref, shopHref }: SubscriptionSh
           />
         </li>
       </SimpleGrid>
-      <QuickSubscriptionDialog opened={quickOpened} onClose={quick.close} tutorialHref={tutorialHref} />
+      {quickWanted ? (
+        <Suspense fallback={null}>
+          <QuickSubscriptionDialog opened={quickOpened} onClose={quick.close} tutorialHref={tutorialHref} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
