@@ -122,14 +122,15 @@ if (redisUrl) {
     const api = () => httpClient(app.url, { language: 'en' });
     const newCaptcha = () => timed(api().get('/mutenet/verify/code/img'));
     const captchaServed = async () => (await newCaptcha()).status === 200;
-    const uploaded = async () =>
-      (
-        await app.app.db
-          .selectFrom('user_packages')
-          .select((eb) => eb.fn.sum<number>('upload_used').as('up'))
-          .where('user_id', '=', customer.id)
-          .executeTakeFirstOrThrow()
-      ).up;
+    /** A customer's bytes over all their packages: uploaded, and counted against allowances. */
+    const usage = async (customerId: number) => {
+      const sums = await app.app.db
+        .selectFrom('user_packages')
+        .select((eb) => [eb.fn.sum<number>('upload_used').as('up'), eb.fn.sum<number>('traffic_used').as('used')])
+        .where('user_id', '=', customerId)
+        .executeTakeFirstOrThrow();
+      return { uploaded: Number(sums.up), used: Number(sums.used) };
+    };
 
     beforeAll(async () => {
       proxy = await proxyFor(redisUrl);
@@ -177,27 +178,17 @@ if (redisUrl) {
         const feed = await timed(client.get(feedPath));
         expect(feed.status).toBe(200);
         expect(feed.ms).toBeLessThan(ANSWER_WITHIN_MS);
-        const before = Number(await uploaded());
+        const { uploaded: before } = await usage(customer.id);
         const pushed = await timed(agent(app, node).push({ [customer.id]: [1000, 0] }));
         expect({ status: pushed.status, body: pushed.body }).toEqual({ status: 200, body: { data: true } });
         expect(pushed.ms).toBeLessThan(ANSWER_WITHIN_MS);
-        expect(Number(await uploaded())).toBe(before + 1000 * node.rate);
+        expect((await usage(customer.id)).uploaded).toBe(before + 1000 * node.rate);
         // A report that uses up an allowance is answered 200 too (a 503 after the commit would make the agent send
         // it again, counting it twice), and counts once.
-        const usedUp = async () =>
-          (
-            await app.app.db
-              .selectFrom('user_packages')
-              .select('traffic_used')
-              .where('user_id', '=', heavy.id)
-              .execute()
-          )
-            .map((row) => Number(row.traffic_used))
-            .reduce((sum, used) => sum + used, 0);
-        const usedBefore = await usedUp();
+        const { used: usedBefore } = await usage(heavy.id);
         const exhausting = await timed(agent(app, node).push({ [heavy.id]: [200 * GIB, 0] }));
         expect({ status: exhausting.status, body: exhausting.body }).toEqual({ status: 200, body: { data: true } });
-        expect(await usedUp()).toBe(usedBefore + 200 * GIB * node.rate);
+        expect((await usage(heavy.id)).used).toBe(usedBefore + 200 * GIB * node.rate);
 
         await restoreAndResume(proxy, captchaServed);
         const login = await client.post('/mutenet/login', {

@@ -16,7 +16,8 @@ export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
 // Algorithm.Argon2id is an ambient const enum, which isolated modules cannot read: its value is 2.
-const ARGON2 = { algorithm: 2 as const };
+/** How passwords are hashed: argon2id with the library's default costs. */
+export const ARGON2 = { algorithm: 2 as const };
 
 export type AuthDeps = {
   repository: AuthRepository;
