@@ -7,7 +7,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ChildRequest } from './ipc.js';
 
-let answer = { status: 200, headers: {} as Record<string, string>, body: Buffer.alloc(0) };
+let answer = { status: 200, headers: {} as Record<string, string | string[]>, body: Buffer.alloc(0) };
 const server = http.createServer((request, response) => {
   request.on('data', () => {});
   request.on('end', () => {

@@ -8,7 +8,7 @@ export const BENCH_CAPTCHA_CODE = 'bench1';
 export type ChildRequest = { id: number } & (
   | { type: 'stats' }
   | { type: 'direct-push'; userIds: number[] }
-  | { type: 'answer'; status: number; headers: Record<string, string>; body: string }
+  | { type: 'answer'; status: number; headers: Record<string, string | string[]>; body: string }
   | { type: 'close' }
 );
 
@@ -43,9 +43,9 @@ export class Child {
   }
 
   /** Forks `file` (a TypeScript module beside this one, run through tsx) and waits for it to listen. */
-  static start(file: string, env: Record<string, string>): Promise<Child> {
+  static start(file: string, env: Record<string, string>, nodeOptions: string[] = []): Promise<Child> {
     const child = fork(path.join(import.meta.dirname, file), [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', ...nodeOptions],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -40,6 +40,10 @@ import { PASSWORD, type Seeded, seed } from './seed.js';
 const POSTGRES = hasSwitch('--postgres');
 const SECONDS = Number(option('--duration') ?? 6);
 const USERS = Number(option('--users') ?? 100_000);
+/** Only the cases whose name matches (a regular expression): a partial run, printed but not written to RESULTS.md. */
+const ONLY = option('--only');
+/** A folder for the app's CPU profile (`node --cpu-prof`), written when it stops. */
+const PROFILE_DIR = option('--profile');
 const NODES = 50;
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
@@ -61,8 +65,11 @@ const LOGIN = { connections: 4, amount: 40 };
 
 const RESULTS_FILE = path.join(import.meta.dirname, 'RESULTS.md');
 
+const onlyPattern = ONLY === undefined ? undefined : new RegExp(ONLY, 'i');
+const selected = (name: string) => onlyPattern?.test(name) ?? true;
+
 if (!(SECONDS > 0) || !(USERS >= 1)) {
-  console.error('usage: npm run bench [-- --postgres] [--duration SECONDS] [--users N]');
+  console.error('usage: npm run bench [-- --postgres] [--duration SECONDS] [--users N] [--only REGEX] [--profile DIR]');
   process.exit(2);
 }
 
@@ -177,14 +184,17 @@ const side = (tally: Tally): Side => ({
   reads: tally.reads,
 });
 
-/** Headers the bare server copies from the app's answer, besides the status and the body. */
-const MIRRORED = ['content-type', 'content-encoding', 'etag'];
+/**
+ * Headers the bare server does not copy from the app's answer: Node's HTTP server writes these itself. Every other
+ * header is copied (security headers, request id, cache and feed headers), so that both answers are the same bytes
+ * on the wire and the load generator reads as much from each.
+ */
+const NOT_MIRRORED = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 async function mirror(bare: Child, answer: Captured) {
-  const headers: Record<string, string> = {};
-  for (const name of MIRRORED) {
-    const value = answer.headers[name];
-    if (typeof value === 'string') headers[name] = value;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined && !NOT_MIRRORED.has(name)) headers[name] = value;
   }
   await bare.ask({ type: 'answer', status: answer.status, headers, body: answer.body.toString('base64') });
 }
@@ -239,11 +249,11 @@ async function main() {
   const dbVersion = await databaseVersion(db);
 
   started = performance.now();
-  const app = await Child.start('app-server.ts', {
-    BENCH_DATABASE_URL: url,
-    BENCH_SEARCH_PATH: schema ?? '',
-    BENCH_DIR: dir,
-  });
+  const app = await Child.start(
+    'app-server.ts',
+    { BENCH_DATABASE_URL: url, BENCH_SEARCH_PATH: schema ?? '', BENCH_DIR: dir },
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [],
+  );
   children.push(app);
   const bare = await Child.start('bare-server.ts', {});
   children.push(bare);
@@ -260,6 +270,7 @@ async function main() {
     expected: number,
     plan: CasePlan,
   ) => {
+    if (!selected(name)) return;
     const probe = await send({ ...target, url: app.url });
     // An envelope answers 200 with its own code: a call that failed (code not 0) measures nothing.
     const failed = probe.headers['content-type']?.includes('json') && /^\{"code":[1-9]/.test(probe.body.toString());
@@ -288,6 +299,7 @@ async function main() {
    * address, so that neither the per-IP nor the per-account limits are what is measured.
    */
   async function compareLogin() {
+    if (!selected('login')) return;
     // Both sides draw from them (the bare server ignores them): each side's warm-up and rounds, and some to spare.
     const needed = 2 * (LOGIN.connections + ROUNDS * LOGIN.amount) + 50;
     const captchas: string[] = [];
@@ -402,7 +414,7 @@ async function main() {
 
   // 4. Pushes: sequential, as one node pushes; against the bare server, the service call alone, and one statement.
   const pushes: PushRow[] = [];
-  for (const size of PUSH_SIZES) {
+  for (const size of PUSH_SIZES.filter((size) => selected(`push of ${size} users`))) {
     const userIds = seeded.userIds.slice(0, size);
     const body = Buffer.from(JSON.stringify(Object.fromEntries(userIds.map((id) => [id, [1000, 2000]]))));
     const target = {
@@ -454,6 +466,7 @@ async function main() {
   };
   const report = render({ startedAt, machine, rows, pushes, hashCost, listed, label: place.label });
   console.log(`\n${report}`);
+  if (ONLY !== undefined) return log('a partial run (--only): not written to RESULTS.md');
   writeResults(report);
   log(`written to ${path.relative(process.cwd(), RESULTS_FILE)}; total ${seconds(startedAt.getTime(), Date.now())}`);
 }

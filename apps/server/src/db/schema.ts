@@ -150,6 +150,12 @@ export interface NodesTable {
   updated_at: number;
 }
 
+/** One row (id 1): raised by trigger on every write to the catalogue's tables (migration 0004). */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -162,4 +168,5 @@ export interface Database {
   user_packages: UserPackagesTable;
   settings: SettingsTable;
   nodes: NodesTable;
+  catalog_version: CatalogVersionTable;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An opaque random token: 256 bits, URL-safe. */
 export function newToken(): string {
@@ -7,7 +7,7 @@ export function newToken(): string {
 
 /** What is stored in place of a token: a lookup by hash needs no constant-time compare. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token);
 }
 
 /**
@@ -15,6 +15,5 @@ export function hashToken(token: string): string {
  * digests, always 32 bytes, are compared in constant time.
  */
 export function sameSecret(a: string, b: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(a), digest(b));
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }

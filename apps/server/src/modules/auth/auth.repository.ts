@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 
@@ -25,7 +26,20 @@ const ACCOUNT_COLUMNS = ['id', 'email', 'name', 'banned', 'created_at'] as const
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 export class AuthRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Run on every signed-in call: compiled once. */
+  readonly #sessionUser;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.#sessionUser = compiledOnce(db, 2, (tokenHash: string, now: number) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['users.id as id', 'users.email as email'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .where('sessions.expires_at', '>', now)
+        .where('users.banned', '=', 0),
+    );
+  }
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {
     return this.db
@@ -107,14 +121,7 @@ export class AuthRepository {
 
   /** The user of a live session of a user who is not banned. */
   findSessionUser(tokenHash: string, now: number): Promise<SessionUser | undefined> {
-    return this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.id as id', 'users.email as email'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.expires_at', '>', now)
-      .where('users.banned', '=', 0)
-      .executeTakeFirst();
+    return this.#sessionUser.takeFirst(tokenHash, now);
   }
 
   async deleteSession(tokenHash: string): Promise<void> {

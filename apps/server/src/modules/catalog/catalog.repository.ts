@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 
@@ -35,7 +36,19 @@ const PLAN_COLUMNS = ['id', 'plan_group', 'names', 'contents', 'visible', 'sort'
 const PACKAGE_COLUMNS = ['id', 'plan_id', 'label', 'days', 'traffic_bytes', 'sort'] as const;
 
 export class CatalogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Read on every catalogue request: compiled once. */
+  readonly #version;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.#version = compiledOnce(db, 1, (id: number) =>
+      db.selectFrom('catalog_version').select('version').where('id', '=', id),
+    );
+  }
+
+  /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
+  async version(): Promise<number> {
+    return Number((await this.#version.takeFirst(1))?.version ?? 0);
+  }
 
   listPlans(onlyVisible: boolean): Promise<PlanRow[]> {
     let query = this.db.selectFrom('plans').select(PLAN_COLUMNS).orderBy('sort').orderBy('id');

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
@@ -74,5 +75,53 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
     ]);
     await app.app.catalog.setPlanVisible(seeded.other, true);
     await app.app.catalog.setCurrencyEnabled('BRL', true);
+  });
+
+  it('shows on the next request a change written by anyone: the service, another process, or plain SQL', async () => {
+    const { db } = app.app;
+    const client = httpClient(app.url, { language: 'en' });
+    const monthlyUsd = async () => {
+      const { body } = await client.get('/mutenet/packages', { token });
+      const monthly = body.data.durational[0];
+      return { name: monthly.pdName, usd: monthly.packages[0].prices.USD };
+    };
+    expect(await monthlyUsd()).toEqual({ name: 'Monthly', usd: { price: 6.99, real: 5.99 } });
+    await sql`update package_prices set real_minor = 111 where package_id = ${seeded.monthly} and currency = 'USD'`.execute(
+      db,
+    );
+    expect(await monthlyUsd()).toEqual({ name: 'Monthly', usd: { price: 6.99, real: 1.11 } });
+    await sql`update plans set names = ${JSON.stringify({ en: 'Renamed', 'pt-BR': 'R', 'zh-Hans': 'R' })} where id = ${seeded.durational}`.execute(
+      db,
+    );
+    expect((await monthlyUsd()).name).toBe('Renamed');
+    await sql`update currencies set enabled = 0 where code = 'CLP'`.execute(db);
+    const currencies = await httpClient(app.url).get('/mutenet/payment/currencies', { token });
+    expect(currencies.body.data.currencies.map((currency: { code: string }) => currency.code)).toEqual(['USD', 'BRL']);
+    await sql`delete from package_prices where package_id = ${seeded.monthly} and currency = 'USD'`.execute(db);
+    expect((await monthlyUsd()).usd).toBeUndefined();
+  });
+
+  it('raises the catalogue version on every write to its four tables, and on no other write', async () => {
+    const { db } = app.app;
+    const version = async () =>
+      Number((await sql<{ version: number }>`select version from catalog_version`.execute(db)).rows[0]!.version);
+    const writes = [
+      sql`insert into currencies (code, name, decimals, enabled, sort) values ('EUR', 'Euro', 2, 1, 9)`,
+      sql`update currencies set sort = 8 where code = 'EUR'`,
+      sql`update plans set sort = sort where id = ${seeded.traffic}`,
+      sql`update packages set sort = sort where id = ${seeded.monthly}`,
+      sql`insert into package_prices (package_id, currency, price_minor, real_minor) values (${seeded.monthly}, 'EUR', 1, 1)`,
+      sql`delete from package_prices where currency = 'EUR'`,
+      sql`delete from currencies where code = 'EUR'`,
+    ];
+    for (const write of writes) {
+      const before = await version();
+      await write.execute(db);
+      expect(await version()).toBeGreaterThan(before);
+    }
+    const before = await version();
+    await sql`insert into settings (key, value, updated_at) values ('unrelated', 'x', 0)`.execute(db);
+    await sql`update users set name = name`.execute(db);
+    expect(await version()).toBe(before);
   });
 });

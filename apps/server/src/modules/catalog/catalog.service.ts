@@ -37,14 +37,27 @@ export function createCatalogService(db: Executor, now: () => number): CatalogSe
   return new CatalogService(new CatalogRepository(db), now);
 }
 
+/** What was built from the catalogue, and the catalogue's version it was built from. */
+type Kept<T> = { version: number; value: T };
+
 export class CatalogService {
+  #plans = new Map<RequestLanguage, Kept<Plans>>();
+  #currencies: Kept<Currency[]> | undefined;
+
   constructor(
     private readonly repository: CatalogRepository,
     private readonly now: () => number,
   ) {}
 
-  /** The visible plans with their packages, each priced in the enabled currencies; a plan with no package is left out. */
+  /**
+   * The visible plans with their packages, each priced in the enabled currencies; a plan with no package is left out.
+   * Built again only when the catalogue's version moved (any write to its tables raises it), once per language.
+   */
   async plans(language: RequestLanguage): Promise<Plans> {
+    const version = await this.repository.version();
+    const kept = this.#plans.get(language);
+    if (kept?.version === version) return kept.value;
+    // Read after the version: what is built is at least as new as the version it is kept under.
     const plans = await this.repository.listPlans(true);
     const packages = await this.repository.listPackages(plans.map((plan) => plan.id));
     const prices = await this.repository.listPrices(packages.map((pkg) => pkg.id));
@@ -53,6 +66,7 @@ export class CatalogService {
       const shown = this.#planOf(plan, packages, prices, language);
       if (shown.packages.length) result[plan.plan_group].push(shown);
     }
+    this.#plans.set(language, { version, value: result });
     return result;
   }
 
@@ -79,9 +93,14 @@ export class CatalogService {
     };
   }
 
+  /** The enabled currencies, kept as the plans are. */
   async currencies(): Promise<Currency[]> {
+    const version = await this.repository.version();
+    if (this.#currencies?.version === version) return this.#currencies.value;
     const rows = await this.repository.listCurrencies(true);
-    return rows.map(({ code, name }) => ({ code, name }));
+    const value = rows.map(({ code, name }) => ({ code, name }));
+    this.#currencies = { version, value };
+    return value;
   }
 
   /** The package priced in the currency, from the database only; refused when either is not on sale. */

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
-import { uniProxyConfig } from './uni-proxy-config.js';
+import { uniProxyConfigAnswer } from './uni-proxy-config.js';
 import type { UserListCache } from './user-list.js';
 
 export const NODE_API_PREFIX = '/api/v1/server/UniProxy';
@@ -65,8 +64,8 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
   });
 
   app.get(`${NODE_API_PREFIX}/config`, async (request, reply) => {
-    const body = JSON.stringify(uniProxyConfig(request.node));
-    return sendTagged(request, reply, body, `"${createHash('sha1').update(body).digest('hex')}"`);
+    const { body, etag } = uniProxyConfigAnswer(request.node);
+    return sendTagged(request, reply, body, etag);
   });
 
   app.get(`${NODE_API_PREFIX}/user`, async (request, reply) => {

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { NodeView } from '../nodes/nodes.service.js';
 
 /** How often agents pull configuration and users, and push traffic, in seconds. */
@@ -22,10 +23,25 @@ function networkSettings(node: NodeView): Record<string, unknown> {
 }
 
 /**
+ * The configuration's JSON and its quoted-hash ETag, worked out once per loaded node (the node list is reloaded as a
+ * whole, in new objects, when it may have changed): agents ask for it every minute or so.
+ */
+const answers = new WeakMap<NodeView, { body: string; etag: string }>();
+export function uniProxyConfigAnswer(node: NodeView): { body: string; etag: string } {
+  let answer = answers.get(node);
+  if (!answer) {
+    const body = JSON.stringify(uniProxyConfig(node));
+    answer = { body, etag: `"${hash('sha1', body)}"` };
+    answers.set(node, answer);
+  }
+  return answer;
+}
+
+/**
  * The node's configuration in the shape V2Board's UniProxy answers and V2bX and XrayR read: field names and types as
  * those agents declare them (ports as numbers except `tls_settings.server_port`, which V2bX reads as a string).
  */
-export function uniProxyConfig(node: NodeView): Record<string, unknown> {
+function uniProxyConfig(node: NodeView): Record<string, unknown> {
   const { settings } = node;
   const serverName = settings.sni ?? node.host;
   const common = {

@@ -181,12 +181,14 @@ export default fp<MetricsOptions>(
     };
     fastify.decorate('metrics', api);
 
-    fastify.addHook('onResponse', async (request, reply) => {
+    // A callback hook: it runs on every request, where a promise each is a measurable cost.
+    fastify.addHook('onResponse', (request, reply, done) => {
       // Requests that matched no route share one label, so that unknown paths cannot grow the series.
       const route = request.routeOptions.url ?? 'unmatched';
       const status = String(reply.statusCode);
       requests.inc({ method: request.method, route, status });
       latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      done();
     });
 
     fastify.get('/metrics', async (request, reply) => {

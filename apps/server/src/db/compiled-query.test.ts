@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, startTestApp, type TestApp } from '../test/test-app.js';
+import { compiledOnce } from './compiled-query.js';
+
+describe.each(DATABASES)('a query compiled once (%s)', (database) => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startTestApp({ database });
+    const { db } = server.app;
+    await db
+      .insertInto('settings')
+      .values(
+        ['alpha', 'beta', 'gamma', "o'quote", 'zeta'].map((key, index) => ({
+          key,
+          value: `v${index}`,
+          updated_at: 1000 * index,
+        })),
+      )
+      .execute();
+  });
+  afterAll(() => server.close());
+
+  it('answers what the same query built anew answers, for each call’s values, keeping its constants', async () => {
+    const { db } = server.app;
+    const build = (from: number, key: string) =>
+      db
+        .selectFrom('settings')
+        .select(['key', 'value'])
+        .where('updated_at', '>=', from)
+        .where('key', '!=', key)
+        .where('value', 'like', 'v%')
+        .orderBy('key');
+    const query = compiledOnce(db, 2, build);
+    for (const [from, key] of [
+      [0, 'alpha'],
+      [2000, 'gamma'],
+      [1000, "o'quote"],
+      [9999, 'zeta'],
+      [0, 'nothing'],
+    ] as const) {
+      const expected = await build(from, key).execute();
+      expect(await query.all(from, key)).toEqual(expected);
+      expect(await query.takeFirst(from, key)).toEqual(expected[0]);
+    }
+    expect((await query.all(0, 'none')).map((row) => row.key)).toEqual(['alpha', 'beta', 'gamma', "o'quote", 'zeta']);
+    expect(await query.takeFirst(9999, 'none')).toBeUndefined();
+  });
+
+  it('refuses, when built, a value that does not end up a parameter', () => {
+    const { db } = server.app;
+    expect(() =>
+      compiledOnce(db, 2, (key: string, _unused: number) =>
+        db.selectFrom('settings').select('key').where('key', '=', key),
+      ),
+    ).toThrow(/value 1 is not a parameter/);
+  });
+});

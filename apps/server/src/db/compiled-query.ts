@@ -1,0 +1,37 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Where a run's value goes: each placeholder is an object of its own, found again by identity in the parameters. */
+type Placeholder = { readonly slot: number };
+
+/**
+ * A query built and compiled once, then run with each call's values: Kysely builds and compiles a query on every
+ * call, which for the hottest reads (the session check) costs more than the database's own work. `build` gets one
+ * placeholder per value and must use each as a plain value (a comparison's right side, an inserted value), so that
+ * it lands in the parameters untouched; constants stay as they were compiled.
+ */
+export function compiledOnce<Row, Values extends unknown[]>(
+  db: Pick<Kysely<Database>, 'executeQuery'>,
+  arity: Values['length'],
+  build: (...placeholders: Values) => Compilable<Row>,
+): { takeFirst(...values: Values): Promise<Row | undefined>; all(...values: Values): Promise<Row[]> } {
+  const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
+  const compiled = build(...(placeholders as Values)).compile();
+  const slots = compiled.parameters.map((parameter) => placeholders.indexOf(parameter as Placeholder));
+  for (const placeholder of placeholders) {
+    if (!slots.includes(placeholder.slot))
+      throw new Error(`compiledOnce: value ${placeholder.slot} is not a parameter`);
+  }
+  const withValues = (values: unknown[]): CompiledQuery<Row> => ({
+    ...compiled,
+    parameters: compiled.parameters.map((constant, index) => (slots[index]! >= 0 ? values[slots[index]!] : constant)),
+  });
+  return {
+    async takeFirst(...values) {
+      return (await db.executeQuery(withValues(values))).rows[0];
+    },
+    async all(...values) {
+      return (await db.executeQuery(withValues(values))).rows;
+    },
+  };
+}
