@@ -4,34 +4,46 @@ import type { Database } from './schema.js';
 /** Where a run's value goes: each placeholder is an object of its own, found again by identity in the parameters. */
 type Placeholder = { readonly slot: number };
 
+export type CompiledOnce<Row, Values extends unknown[]> = {
+  takeFirst(...values: Values): Promise<Row | undefined>;
+  all(...values: Values): Promise<Row[]>;
+};
+
 /**
- * A query built and compiled once, then run with each call's values: Kysely builds and compiles a query on every
- * call, which for the hottest reads (the session check) costs more than the database's own work. `build` gets one
- * placeholder per value and must use each as a plain value (a comparison's right side, an inserted value), so that
- * it lands in the parameters untouched; constants stay as they were compiled.
+ * A query built and compiled once (on its first run), then run with each call's values: Kysely builds and compiles a
+ * query on every call, which for the hottest reads (the session check, a customer's orders) costs more than the
+ * database's own work. `build` gets one placeholder per value and must use each as a plain value (a comparison's
+ * right side, a limit), so that it lands in the parameters untouched; constants stay as they were compiled.
  */
 export function compiledOnce<Row, Values extends unknown[]>(
   db: Pick<Kysely<Database>, 'executeQuery'>,
   arity: Values['length'],
   build: (...placeholders: Values) => Compilable<Row>,
-): { takeFirst(...values: Values): Promise<Row | undefined>; all(...values: Values): Promise<Row[]> } {
-  const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
-  const compiled = build(...(placeholders as Values)).compile();
-  const slots = compiled.parameters.map((parameter) => placeholders.indexOf(parameter as Placeholder));
-  for (const placeholder of placeholders) {
-    if (!slots.includes(placeholder.slot))
-      throw new Error(`compiledOnce: value ${placeholder.slot} is not a parameter`);
-  }
-  const withValues = (values: unknown[]): CompiledQuery<Row> => ({
-    ...compiled,
-    parameters: compiled.parameters.map((constant, index) => (slots[index]! >= 0 ? values[slots[index]!] : constant)),
-  });
+): CompiledOnce<Row, Values> {
+  let bind: ((values: unknown[]) => CompiledQuery<Row>) | undefined;
+  const compile = () => {
+    const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
+    const compiled = build(...(placeholders as Values)).compile();
+    const slots = compiled.parameters.map((parameter) => placeholders.indexOf(parameter as Placeholder));
+    for (const placeholder of placeholders) {
+      if (!slots.includes(placeholder.slot))
+        throw new Error(`compiledOnce: value ${placeholder.slot} is not a parameter`);
+    }
+    return (values: unknown[]): CompiledQuery<Row> => ({
+      ...compiled,
+      parameters: compiled.parameters.map((constant, index) => (slots[index]! >= 0 ? values[slots[index]!] : constant)),
+    });
+  };
+  const run = (values: unknown[]) => {
+    bind ??= compile();
+    return db.executeQuery(bind(values));
+  };
   return {
     async takeFirst(...values) {
-      return (await db.executeQuery(withValues(values))).rows[0];
+      return (await run(values)).rows[0];
     },
     async all(...values) {
-      return (await db.executeQuery(withValues(values))).rows;
+      return (await run(values)).rows;
     },
   };
 }

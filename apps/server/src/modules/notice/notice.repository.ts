@@ -1,13 +1,20 @@
+import { compiledOnce } from '../../db/compiled-query.js';
 import type { Executor } from '../../db/transaction.js';
 
 const NOTICE_KEY = 'notice';
 
 export class NoticeRepository {
-  constructor(private readonly db: Executor) {}
+  /** Read on every dashboard visit: compiled once. */
+  readonly #notice;
+
+  constructor(private readonly db: Executor) {
+    this.#notice = compiledOnce(db, 1, (key: string) =>
+      db.selectFrom('settings').select('value').where('key', '=', key),
+    );
+  }
 
   async get(): Promise<string | undefined> {
-    const row = await this.db.selectFrom('settings').select('value').where('key', '=', NOTICE_KEY).executeTakeFirst();
-    return row?.value;
+    return (await this.#notice.takeFirst(NOTICE_KEY))?.value;
   }
 
   async set(value: string, now: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '@mutenet/contract';
+import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/transaction.js';
 
@@ -60,7 +61,24 @@ const COLUMNS = [
 export type OrderFilter = { userId?: number; status?: OrderStatus; limit?: number };
 
 export class OrdersRepository {
-  constructor(private readonly db: Executor) {}
+  /** The customer's own calls, on every visit to the orders screen: compiled once. */
+  readonly #customerOrders;
+  readonly #customerOrder;
+
+  constructor(private readonly db: Executor) {
+    this.#customerOrders = compiledOnce(db, 2, (userId: number, limit: number) =>
+      db
+        .selectFrom('orders')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit),
+    );
+    this.#customerOrder = compiledOnce(db, 2, (no: string, userId: number) =>
+      db.selectFrom('orders').select(COLUMNS).where('no', '=', no).where('user_id', '=', userId),
+    );
+  }
 
   with(tx: Executor): OrdersRepository {
     return new OrdersRepository(tx);
@@ -91,12 +109,16 @@ export class OrdersRepository {
   }
 
   findByNo(no: string, userId?: number): Promise<OrderRow | undefined> {
-    let query = this.db.selectFrom('orders').select(COLUMNS).where('no', '=', no);
-    if (userId !== undefined) query = query.where('user_id', '=', userId);
-    return query.executeTakeFirst() as Promise<OrderRow | undefined>;
+    if (userId !== undefined) return this.#customerOrder.takeFirst(no, userId) as Promise<OrderRow | undefined>;
+    return this.db.selectFrom('orders').select(COLUMNS).where('no', '=', no).executeTakeFirst() as Promise<
+      OrderRow | undefined
+    >;
   }
 
   list({ userId, status, limit = 500 }: OrderFilter): Promise<OrderRow[]> {
+    if (userId !== undefined && status === undefined) {
+      return this.#customerOrders.all(userId, limit) as Promise<OrderRow[]>;
+    }
     let query = this.db
       .selectFrom('orders')
       .select(COLUMNS)
