@@ -1,3 +1,4 @@
+import type { NamedNode } from '../nodes/nodes.service.js';
 import type { ResolvedProxy } from '../nodes/proxy.model.js';
 
 /** The feed formats the panel renders, and what a renderer may know of the request. */
@@ -27,6 +28,15 @@ export type FeedInput = {
   proxies: ResolvedProxy[];
   usage: FeedUsage;
   /** The service's name, shown by clients as the profile title. */
+  title: string;
+};
+
+/** A customer's feed before it is rendered: the nodes they may use, and their UUID to resolve them with. */
+export type CustomerFeed = {
+  /** `NodesService.named`'s array: the same for every customer until the node list reloads. */
+  nodes: readonly NamedNode[];
+  uuid: string;
+  usage: FeedUsage;
   title: string;
 };
 

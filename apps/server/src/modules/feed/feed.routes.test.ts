@@ -1,10 +1,15 @@
-import { MESSAGES } from '@mutenet/contract';
+import { MESSAGES, REQUEST_LANGUAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { httpClient } from '../../test/http-client.js';
 import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { resolveProxy } from '../nodes/nodes.service.js';
+import type { FeedInput } from './feed-format.js';
+import { renderClash } from './formats/clash.js';
+import { renderShareLinks } from './formats/share-links.js';
+import { renderSingBox } from './formats/sing-box.js';
 
 const USERINFO = /^upload=\d+; download=\d+; total=\d+; expire=\d+$/;
 
@@ -93,6 +98,43 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     expect(clash.proxies).toHaveLength(nodes.length);
     const singBox = JSON.parse((await fetchFeed(`${link}?flag=sing-box`)).text);
     expect(singBox.outbounds.filter((outbound: { server?: string }) => outbound.server)).toHaveLength(nodes.length);
+  });
+
+  it('answers every format, language and sing-box version with the renderers’ own bytes, customer after customer', async () => {
+    const cases: Array<[string, Record<string, string>, (input: FeedInput) => string]> = [
+      ['', { 'user-agent': 'v2rayNG/1.9.30' }, (input) => renderShareLinks(input).body],
+      ['', { 'user-agent': 'mihomo/1.19.0' }, (input) => renderClash(input).body],
+      [
+        '',
+        { 'user-agent': 'SFA/1.9.4 (sing-box 1.9.4)' },
+        (input) => renderSingBox(input, { major: 1, minor: 9 }).body,
+      ],
+      [
+        '?flag=sing-box',
+        { 'user-agent': 'sing-box 1.12.0' },
+        (input) => renderSingBox(input, { major: 1, minor: 12 }).body,
+      ],
+    ];
+    for (const customer of [await newCustomer(seeded.traffic30), await newCustomer(seeded.traffic30)]) {
+      const link = await linkOf(customer);
+      const { uuid } = await app.app.db
+        .selectFrom('users')
+        .select('uuid')
+        .where('id', '=', customer.id)
+        .executeTakeFirstOrThrow();
+      for (const language of REQUEST_LANGUAGES) {
+        const nodes = await app.app.nodes.named(language);
+        const input: FeedInput = {
+          proxies: nodes.map((node) => resolveProxy(node, uuid)),
+          usage: { upload: 0, download: 0, total: 0, expire: 0 },
+          title: 'Mutenet Café',
+        };
+        for (const [query, headers, render] of cases) {
+          const response = await fetchFeed(link + query, { ...headers, 'accept-language': language });
+          expect(response.text, `${language} ${JSON.stringify(headers)}${query}`).toBe(render(input));
+        }
+      }
+    }
   });
 
   it('gives a customer with no usable package a valid feed with no proxies and the usage headers', async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { FeedService } from './feed.service.js';
 import { renderFeedPage } from './html-page.js';
-import { FEED_FORMATS, feedFilename, feedHeaders } from './registry.js';
+import { feedFilename, feedHeaders } from './registry.js';
 import { chooseFormat, isBrowserRequest, parseSingBoxVersion } from './user-agent.js';
 
 /** Clients refresh every few hours; a scraper walking tokens or hammering one link is stopped. */
@@ -33,22 +33,22 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
           return 0;
         });
       if (hits > FEED_TOKEN_LIMIT.max) throw new AppError('TOO_MANY_REQUESTS', null, FEED_TOKEN_LIMIT.windowMs / 1000);
-      const input = await feed.input(token, request.language);
+      const customer = await feed.find(token, request.language);
       // An unknown or reset token says nothing about why.
-      if (!input) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      if (!customer) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
 
       const { flag } = request.query;
       const userAgent = request.headers['user-agent'];
       reply.header('cache-control', 'no-store');
       if (isBrowserRequest({ flag, userAgent, accept: request.headers.accept })) {
-        const page = renderFeedPage(input, { language: request.language, link: `${fastify.publicUrl}${request.url}` });
+        const link = `${fastify.publicUrl}${request.url}`;
+        const page = renderFeedPage(feed.input(customer), { language: request.language, link });
         return reply.type(page.contentType).send(page.body);
       }
       const format = chooseFormat(flag, userAgent);
-      const rendered = FEED_FORMATS[format].render(input, { singBoxVersion: parseSingBoxVersion(userAgent) });
-      reply.headers(
-        feedHeaders(input, { filename: feedFilename(input.title, format), updateIntervalHours: UPDATE_INTERVAL_HOURS }),
-      );
+      const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
+      const filename = feedFilename(customer.title, format);
+      reply.headers(feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }));
       return reply.type(rendered.contentType).send(rendered.body);
     },
   });

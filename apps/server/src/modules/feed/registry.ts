@@ -1,18 +1,32 @@
 /** Each format's renderer and file extension, and the headers every format carries. */
+import type { ResolvedProxy } from '../nodes/proxy.model.js';
 import type { FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
 import { renderClash } from './formats/clash.js';
-import { renderShareLinks } from './formats/share-links.js';
-import { renderSingBox } from './formats/sing-box.js';
+import { renderShareLinks, shareLink, shareLinksFeed } from './formats/share-links.js';
+import { renderSingBox, singBoxFeatures } from './formats/sing-box.js';
 
 export type FeedRenderer = {
   render(input: FeedInput, context: FeedRenderContext): RenderedFeed;
+  /** What of the context the body depends on: two contexts of one variant give the same body. */
+  variant(context: FeedRenderContext): string;
+  /** When the body is one part per node, each made from that node alone: the part, and the body of the parts. */
+  perNode?: { part(proxy: ResolvedProxy): string; join(parts: string[]): RenderedFeed };
   fileExtension: string;
 };
 
 export const FEED_FORMATS: Record<FeedFormat, FeedRenderer> = {
-  'share-links': { render: (input) => renderShareLinks(input), fileExtension: 'txt' },
-  clash: { render: (input) => renderClash(input), fileExtension: 'yaml' },
-  'sing-box': { render: (input, context) => renderSingBox(input, context.singBoxVersion), fileExtension: 'json' },
+  'share-links': {
+    render: (input) => renderShareLinks(input),
+    variant: () => '',
+    perNode: { part: shareLink, join: shareLinksFeed },
+    fileExtension: 'txt',
+  },
+  clash: { render: (input) => renderClash(input), variant: () => '', fileExtension: 'yaml' },
+  'sing-box': {
+    render: (input, context) => renderSingBox(input, context.singBoxVersion),
+    variant: (context) => JSON.stringify(singBoxFeatures(context.singBoxVersion)),
+    fileExtension: 'json',
+  },
 };
 
 /** A download's file name: the title, without what a file name or a header cannot hold, and the format's extension. */
@@ -33,7 +47,7 @@ export function feedFilename(title: string, format: FeedFormat): string {
  * - `profile-title`: `base64:` and the standard base64 of the UTF-8 title, so any title survives the header.
  */
 export function feedHeaders(
-  input: FeedInput,
+  input: Pick<FeedInput, 'usage' | 'title'>,
   options: { filename: string; updateIntervalHours: number },
 ): Record<string, string> {
   const { upload, download, total, expire } = input.usage;

@@ -45,13 +45,16 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
   settings: NodeSettings;
 };
 
+/** A visible node and its name in the request's language, unique within the list. */
+export type NamedNode = { node: NodeView; name: string };
+
 export class NodesService {
   #cache: { rows: NodeView[]; at: number } | undefined;
   #tokenHashes = new Map<number, string>();
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
   /** Per loaded node list (it goes with the list), the visible nodes' names per language. */
-  #namesByList = new WeakMap<NodeView[], Map<RequestLanguage, Array<{ node: NodeView; name: string }>>>();
+  #namesByList = new WeakMap<NodeView[], Map<RequestLanguage, NamedNode[]>>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -117,16 +120,20 @@ export class NodesService {
     }));
   }
 
-  /** The visible nodes with the customer's credential in them, named uniquely in the request's language. */
-  async proxiesFor(uuid: string, language: RequestLanguage): Promise<ResolvedProxy[]> {
-    return this.#named(await this.all(), language).map(({ node, name }) => resolve(node, uuid, name));
+  /**
+   * The visible nodes named uniquely in the request's language, for `resolveProxy` to put a customer's credential in:
+   * the same array until the node list reloads, so that what is worked out from it (the feed's templates) can be kept
+   * with it.
+   */
+  async named(language: RequestLanguage): Promise<readonly NamedNode[]> {
+    return this.#named(await this.all(), language);
   }
 
   /**
    * The visible nodes with their names in a language, numbered where two share one: worked out once per loaded node
    * list and language, not on every feed request.
    */
-  #named(nodes: NodeView[], language: RequestLanguage): Array<{ node: NodeView; name: string }> {
+  #named(nodes: NodeView[], language: RequestLanguage): NamedNode[] {
     let byLanguage = this.#namesByList.get(nodes);
     if (!byLanguage) {
       byLanguage = new Map();
@@ -271,7 +278,8 @@ export function userKey(uuid: string, length: number): string {
   return Buffer.from(uuid.slice(0, length)).toString('base64');
 }
 
-function resolve(node: NodeView, uuid: string, name: string): ResolvedProxy {
+/** A node with the customer's credential in it, as the feed renders it. */
+export function resolveProxy({ node, name }: NamedNode, uuid: string): ResolvedProxy {
   const { settings } = node;
   return {
     id: node.id,

@@ -18,8 +18,12 @@ import { alpnOf, bareHost, displayName, fingerprintOf, requireCipher, serverName
 export const SHARE_LINKS_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 export function renderShareLinks(input: FeedInput): RenderedFeed {
-  const links = input.proxies.map(shareLink).join('\n');
-  return { body: Buffer.from(links, 'utf8').toString('base64'), contentType: SHARE_LINKS_CONTENT_TYPE };
+  return shareLinksFeed(input.proxies.map(shareLink));
+}
+
+/** The feed of these links, one a line. */
+export function shareLinksFeed(links: string[]): RenderedFeed {
+  return { body: Buffer.from(links.join('\n'), 'utf8').toString('base64'), contentType: SHARE_LINKS_CONTENT_TYPE };
 }
 
 /** One node's share link. */

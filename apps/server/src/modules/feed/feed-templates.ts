@@ -1,0 +1,216 @@
+/**
+ * Feed bodies kept as templates. Customers differ only by their credential, so per loaded node list (and so per
+ * language), format and variant, the body is rendered once with a stand-in UUID and cut where the stand-in's
+ * credentials are written; a request joins the pieces with its customer's own.
+ *
+ * The renderers stay the only source of each format: a template is cut from their output, and kept only when its
+ * pieces joined with a second stand-in's credentials give that stand-in's own render byte for byte. A credential is
+ * looked for as it is, percent-encoded, and inside base64 (a vmess link is base64 of JSON, a legacy ss link base64url of
+ * `method:password`), which is then encoded again on each request. What still fails the check is rendered on each
+ * request: the node's part where the format has one per node, else the whole body. So is every feed of a UUID not in
+ * the form the app issues, which the renderers might escape otherwise.
+ */
+import { randomUUID } from 'node:crypto';
+import { type NamedNode, passwordOn, resolveProxy } from '../nodes/nodes.service.js';
+import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
+import { FEED_FORMATS, type FeedRenderer } from './registry.js';
+
+/** The UUIDs the app issues (`randomUUID`): lower-case hex, which every format writes as it is. */
+const ISSUED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** How a format may write a credential: as it is, or percent-encoded (a share link's userinfo). */
+const WRITTEN_AS: Array<(text: string) => string> = [(text) => text, encodeURIComponent];
+
+/** Text cut where credentials go: `pieces[i]`, then credential `holes[i]`, …, then the last piece. */
+type Cut = { pieces: string[]; holes: number[] };
+/** Text whose credentials are written inside a base64 run: `before`, the cut text encoded, `after`. */
+type Encoded = { before: string; inner: Cut; encoding: Base64; after: string };
+type Base64 = (typeof BASE64)[number];
+
+const BASE64 = ['base64', 'base64url'] as const;
+/** A character of either base64 alphabet; padding follows a run. */
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+
+export type Template = {
+  /** What each hole holds, worked out from the customer's UUID. */
+  credentials: Array<(uuid: string) => string>;
+  /** Each part of the body: cut, or rendered on each request. */
+  parts: Array<Cut | Encoded | ((feed: CustomerFeed) => string)>;
+  join(parts: string[]): RenderedFeed;
+};
+
+export class FeedTemplates {
+  /** Per node list (they go with it), per format and variant. */
+  #byList = new WeakMap<readonly NamedNode[], Map<string, Template>>();
+
+  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): RenderedFeed {
+    const renderer = FEED_FORMATS[format];
+    if (!ISSUED_UUID.test(feed.uuid)) return renderer.render(feedInput(feed), context);
+    const template = this.#template(feed, format, renderer, context);
+    const values = template.credentials.map((credential) => credential(feed.uuid));
+    return template.join(template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values))));
+  }
+
+  #template(feed: CustomerFeed, format: FeedFormat, renderer: FeedRenderer, context: FeedRenderContext): Template {
+    let templates = this.#byList.get(feed.nodes);
+    if (!templates) {
+      templates = new Map();
+      this.#byList.set(feed.nodes, templates);
+    }
+    // The title is part of the key: it is one per service, but the template must not outlive a change of it.
+    const key = `${format}\n${renderer.variant(context)}\n${feed.title}`;
+    let template = templates.get(key);
+    if (!template) {
+      template = cutTemplate(feed.nodes, feed.title, renderer, context);
+      templates.set(key, template);
+    }
+    return template;
+  }
+}
+
+/** The feed as the renderers take it: every node resolved with the customer's UUID. */
+export function feedInput(feed: CustomerFeed): FeedInput {
+  return { proxies: feed.nodes.map((node) => resolveProxy(node, feed.uuid)), usage: feed.usage, title: feed.title };
+}
+
+/** A node list's template for one format and variant. */
+export function cutTemplate(
+  nodes: readonly NamedNode[],
+  title: string,
+  renderer: FeedRenderer,
+  context: FeedRenderContext,
+): Template {
+  const standIns = [randomUUID(), randomUUID()] as const;
+  const [first, second] = standIns.map((uuid) =>
+    feedInput({ nodes, uuid, title, usage: { upload: 0, download: 0, total: 0, expire: 0 } }),
+  ) as [FeedInput, FeedInput];
+  const { credentials, cutAt } = credentialsOf(nodes, standIns[0]);
+  const check = credentials.map((credential) => credential(standIns[1]));
+  const cutChecked = (text: string, expected: string): Cut | Encoded | undefined => {
+    const cut = cutAt(text);
+    if (write(cut, check) === expected) return cut;
+    const encoded = cutInsideBase64(text, expected, cutAt);
+    return encoded && write(encoded, check) === expected ? encoded : undefined;
+  };
+
+  let parts: Template['parts'];
+  let join: Template['join'];
+  if (renderer.perNode) {
+    const { part } = renderer.perNode;
+    join = renderer.perNode.join;
+    parts = first.proxies.map(
+      (proxy, index) =>
+        cutChecked(part(proxy), part(second.proxies[index]!)) ??
+        ((feed: CustomerFeed) => part(resolveProxy(feed.nodes[index]!, feed.uuid))),
+    );
+  } else {
+    const rendered = renderer.render(first, context);
+    join = ([body]) => ({ body: body!, contentType: rendered.contentType });
+    parts = [
+      cutChecked(rendered.body, renderer.render(second, context).body) ??
+        ((feed: CustomerFeed) => renderer.render(feedInput(feed), context).body),
+    ];
+  }
+  return { ...keepUsed(credentials, parts), join };
+}
+
+/**
+ * The credentials a node list's renders may hold, as `resolveProxy` puts them in (each node's UUID and password) and
+ * as formats write them, one per text they have for the stand-in UUID; and how to cut a text at those texts, the
+ * longest where two start at the same place.
+ */
+function credentialsOf(nodes: readonly NamedNode[], standIn: string) {
+  const credentials: Array<(uuid: string) => string> = [];
+  const byText = new Map<string, number>();
+  const add = (credential: (uuid: string) => string) => {
+    const text = credential(standIn);
+    if (byText.has(text)) return;
+    byText.set(text, credentials.length);
+    credentials.push(credential);
+  };
+  for (const form of WRITTEN_AS) {
+    add((uuid) => form(uuid));
+    for (const { node } of nodes) add((uuid) => form(passwordOn(node, uuid)));
+  }
+  const pattern = new RegExp(
+    [...byText.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  const cutAt = (text: string): Cut => {
+    const pieces: string[] = [];
+    const holes: number[] = [];
+    let from = 0;
+    for (const match of text.matchAll(pattern)) {
+      pieces.push(text.slice(from, match.index));
+      holes.push(byText.get(match[0])!);
+      from = match.index + match[0].length;
+    }
+    pieces.push(text.slice(from));
+    return { pieces, holes };
+  };
+  return { credentials, cutAt };
+}
+
+/**
+ * The base64 run around the first character where the two stand-ins' texts differ, cut inside its decoded text: the
+ * run from the first place where it decodes to UTF-8 text that encodes back to it and holds a credential.
+ */
+function cutInsideBase64(text: string, other: string, cutAt: (text: string) => Cut): Encoded | undefined {
+  let differs = 0;
+  while (differs < text.length && text[differs] === other[differs]) differs++;
+  let start = differs;
+  while (start > 0 && BASE64_CHAR.test(text[start - 1]!)) start--;
+  let end = differs;
+  while (end < text.length && BASE64_CHAR.test(text[end]!)) end++;
+  while (text[end] === '=') end++;
+  for (let from = start; from < Math.min(end, differs + 1); from++) {
+    const run = text.slice(from, end);
+    for (const encoding of BASE64) {
+      const decoded = Buffer.from(run, encoding).toString('utf8');
+      if (Buffer.from(decoded, 'utf8').toString(encoding) !== run) continue;
+      const inner = cutAt(decoded);
+      if (inner.holes.length > 0) return { before: text.slice(0, from), inner, encoding, after: text.slice(end) };
+    }
+  }
+  return undefined;
+}
+
+function write(part: Cut | Encoded, values: string[]): string {
+  if (!('inner' in part)) return fill(part, values);
+  return part.before + Buffer.from(fill(part.inner, values), 'utf8').toString(part.encoding) + part.after;
+}
+
+function fill({ pieces, holes }: Cut, values: string[]): string {
+  let text = pieces[0]!;
+  for (let i = 0; i < holes.length; i++) text += values[holes[i]!]! + pieces[i + 1]!;
+  return text;
+}
+
+/** Only the credentials some hole holds, numbered anew: a request works out no other. */
+function keepUsed(
+  credentials: Template['credentials'],
+  parts: Template['parts'],
+): Pick<Template, 'credentials' | 'parts'> {
+  const numbers = new Map<number, number>();
+  const kept: Template['credentials'] = [];
+  const renumber = (hole: number) => {
+    let index = numbers.get(hole);
+    if (index === undefined) {
+      index = kept.length;
+      numbers.set(hole, index);
+      kept.push(credentials[hole]!);
+    }
+    return index;
+  };
+  const renumbered = (cut: Cut): Cut => ({ pieces: cut.pieces, holes: cut.holes.map(renumber) });
+  return {
+    credentials: kept,
+    parts: parts.map((part) => {
+      if (typeof part === 'function') return part;
+      return 'inner' in part ? { ...part, inner: renumbered(part.inner) } : renumbered(part);
+    }),
+  };
+}
