@@ -50,6 +50,8 @@ export type NamedNode = { node: NodeView; name: string };
 
 export class NodesService {
   #cache: { rows: NodeView[]; at: number } | undefined;
+  /** The rows last read, as read, and their views. */
+  #loaded: { source: string; views: NodeView[] } | undefined;
   #tokenHashes = new Map<number, string>();
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
@@ -70,8 +72,13 @@ export class NodesService {
     this.#loading ??= this.repository
       .list()
       .then((rows) => {
-        this.#cache = { rows: rows.map(toView), at: this.now() };
-        this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
+        // An unchanged table keeps its views, and so what is kept with them (names, feed templates, config answers).
+        const source = JSON.stringify(rows);
+        if (source !== this.#loaded?.source) {
+          this.#loaded = { source, views: rows.map(toView) };
+          this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
+        }
+        this.#cache = { rows: this.#loaded.views, at: this.now() };
         return this.#cache.rows;
       })
       .finally(() => {
