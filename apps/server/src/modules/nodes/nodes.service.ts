@@ -45,6 +45,8 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
   settings: NodeSettings;
 };
 
+type StatusList = { keys: string[]; entries: Array<Omit<Node, 'status'>> };
+
 /** A visible node and its name in the request's language, unique within the list. */
 export type NamedNode = { node: NodeView; name: string };
 
@@ -57,6 +59,8 @@ export class NodesService {
   #heartbeats = new Map<number, number>();
   /** Per loaded node list (it goes with the list), the visible nodes' names per language. */
   #namesByList = new WeakMap<NodeView[], Map<RequestLanguage, NamedNode[]>>();
+  /** Per loaded node list, the status page's list per language. */
+  #statusLists = new WeakMap<NodeView[], Map<RequestLanguage, StatusList>>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -117,14 +121,32 @@ export class NodesService {
 
   /** The node list of the customer's status page. */
   async customerList(language: RequestLanguage): Promise<Node[]> {
-    const nodes = (await this.all()).filter((node) => node.visible);
-    const alive = await this.store.getMany(nodes.map((node) => aliveKey(node.id)));
-    return nodes.map((node, index) => ({
-      name: pickLanguage(node.names, language),
-      label: node.labels,
-      mag: node.rate,
-      status: alive[index] ? 'online' : 'offline',
-    }));
+    const { keys, entries } = this.#statusList(await this.all(), language);
+    const alive = await this.store.getMany(keys);
+    return entries.map((entry, index) => ({ ...entry, status: alive[index] ? 'online' : 'offline' }));
+  }
+
+  /** The status page's list but for the status, and the nodes' heartbeat keys: once per loaded list and language. */
+  #statusList(nodes: NodeView[], language: RequestLanguage): StatusList {
+    let byLanguage = this.#statusLists.get(nodes);
+    if (!byLanguage) {
+      byLanguage = new Map();
+      this.#statusLists.set(nodes, byLanguage);
+    }
+    let list = byLanguage.get(language);
+    if (!list) {
+      const visible = nodes.filter((node) => node.visible);
+      list = {
+        keys: visible.map((node) => aliveKey(node.id)),
+        entries: visible.map((node) => ({
+          name: pickLanguage(node.names, language),
+          label: node.labels,
+          mag: node.rate,
+        })),
+      };
+      byLanguage.set(language, list);
+    }
+    return list;
   }
 
   /**
