@@ -47,6 +47,25 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
 
 type StatusList = { keys: string[]; entries: Array<Omit<Node, 'status'>> };
 
+/** What is worked out once per loaded node list and language, kept with the list (it goes when the list goes). */
+class PerListAndLanguage<T> {
+  #byList = new WeakMap<NodeView[], Map<RequestLanguage, T>>();
+
+  get(nodes: NodeView[], language: RequestLanguage, build: () => T): T {
+    let byLanguage = this.#byList.get(nodes);
+    if (!byLanguage) {
+      byLanguage = new Map();
+      this.#byList.set(nodes, byLanguage);
+    }
+    let value = byLanguage.get(language);
+    if (value === undefined) {
+      value = build();
+      byLanguage.set(language, value);
+    }
+    return value;
+  }
+}
+
 /** A visible node and its name in the request's language, unique within the list. */
 export type NamedNode = { node: NodeView; name: string };
 
@@ -57,10 +76,10 @@ export class NodesService {
   #tokenHashes = new Map<number, string>();
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
-  /** Per loaded node list (it goes with the list), the visible nodes' names per language. */
-  #namesByList = new WeakMap<NodeView[], Map<RequestLanguage, NamedNode[]>>();
-  /** Per loaded node list, the status page's list per language. */
-  #statusLists = new WeakMap<NodeView[], Map<RequestLanguage, StatusList>>();
+  /** The visible nodes' names, per loaded list and language. */
+  #namesByList = new PerListAndLanguage<NamedNode[]>();
+  /** The status page's list, per loaded list and language. */
+  #statusLists = new PerListAndLanguage<StatusList>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -128,15 +147,9 @@ export class NodesService {
 
   /** The status page's list but for the status, and the nodes' heartbeat keys: once per loaded list and language. */
   #statusList(nodes: NodeView[], language: RequestLanguage): StatusList {
-    let byLanguage = this.#statusLists.get(nodes);
-    if (!byLanguage) {
-      byLanguage = new Map();
-      this.#statusLists.set(nodes, byLanguage);
-    }
-    let list = byLanguage.get(language);
-    if (!list) {
+    return this.#statusLists.get(nodes, language, () => {
       const visible = nodes.filter((node) => node.visible);
-      list = {
+      return {
         keys: visible.map((node) => aliveKey(node.id)),
         entries: visible.map((node) => ({
           name: pickLanguage(node.names, language),
@@ -144,9 +157,7 @@ export class NodesService {
           mag: node.rate,
         })),
       };
-      byLanguage.set(language, list);
-    }
-    return list;
+    });
   }
 
   /**
@@ -163,15 +174,9 @@ export class NodesService {
    * list and language, not on every feed request.
    */
   #named(nodes: NodeView[], language: RequestLanguage): NamedNode[] {
-    let byLanguage = this.#namesByList.get(nodes);
-    if (!byLanguage) {
-      byLanguage = new Map();
-      this.#namesByList.set(nodes, byLanguage);
-    }
-    let named = byLanguage.get(language);
-    if (!named) {
+    return this.#namesByList.get(nodes, language, () => {
       const seen = new Map<string, number>();
-      named = nodes
+      return nodes
         .filter((node) => node.visible)
         .map((node) => {
           const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
@@ -179,9 +184,7 @@ export class NodesService {
           seen.set(base, count);
           return { node, name: count === 1 ? base : `${base} (${count})` };
         });
-      byLanguage.set(language, named);
-    }
-    return named;
+    });
   }
 
   /** The online IPs a node reports per user id; counted across nodes by `onlineCounts`. */
