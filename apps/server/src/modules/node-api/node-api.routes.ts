@@ -78,13 +78,14 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
     schema: { body: PushBodySchema },
     handler: async (request) => {
       checkSize(request.body);
+      const { body } = request;
       const rate = request.node.rate;
       await fastify.subscriptions.addTraffic(
-        Object.entries(request.body).map(([uid, [upload, download]]) => ({
-          userId: Number(uid),
-          upload: Math.round(upload * rate),
-          download: Math.round(download * rate),
-        })),
+        // Keys, not entries: no [key, value] pair made per user.
+        Object.keys(body).map((uid) => {
+          const [upload, download] = body[uid]!;
+          return { userId: Number(uid), upload: Math.round(upload * rate), download: Math.round(download * rate) };
+        }),
       );
       return { data: true };
     },
