@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/column-types.js';
+import { compiledOnce } from '../../db/compiled-query.js';
 import type { Executor } from '../../db/transaction.js';
 
 export type UserPackageRow = {
@@ -52,7 +53,38 @@ const currentPeriod = (now: number) =>
   sql<number>`case when plan_group = 'durational' then (cast(${now} as bigint) - starts_at) / cast(${PERIOD_MS} as bigint) else 0 end`;
 
 export class SubscriptionRepository {
-  constructor(private readonly db: Executor) {}
+  /** Read on every dashboard visit and feed fetch: compiled once, on first use. */
+  readonly #livePackages;
+  readonly #livePackagesNamed;
+  readonly #subscriberByTokenHash;
+
+  constructor(private readonly db: Executor) {
+    this.#livePackages = compiledOnce(db, 2, (userId: number, now: number) =>
+      db
+        .selectFrom('user_packages')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .where('ended_at', 'is', null)
+        .where('ends_at', '>', now)
+        .orderBy('starts_at')
+        .orderBy('id'),
+    );
+    this.#livePackagesNamed = compiledOnce(db, 2, (userId: number, now: number) =>
+      db
+        .selectFrom('user_packages')
+        .innerJoin('orders', 'orders.id', 'user_packages.order_id')
+        .select(COLUMNS.map((column) => `user_packages.${column}` as const))
+        .select('orders.plan_names')
+        .where('user_packages.user_id', '=', userId)
+        .where('user_packages.ended_at', 'is', null)
+        .where('user_packages.ends_at', '>', now)
+        .orderBy('user_packages.starts_at')
+        .orderBy('user_packages.id'),
+    );
+    this.#subscriberByTokenHash = compiledOnce(db, 1, (tokenHash: string) =>
+      db.selectFrom('users').select(['id', 'uuid', 'banned', 'sub_nonce']).where('sub_token_hash', '=', tokenHash),
+    );
+  }
 
   with(tx: Executor): SubscriptionRepository {
     return new SubscriptionRepository(tx);
@@ -60,30 +92,12 @@ export class SubscriptionRepository {
 
   /** Packages not ended and not yet expired: the active one and the queued ones, in the order they run. */
   livePackages(userId: number, now: number): Promise<UserPackageRow[]> {
-    return this.db
-      .selectFrom('user_packages')
-      .select(COLUMNS)
-      .where('user_id', '=', userId)
-      .where('ended_at', 'is', null)
-      .where('ends_at', '>', now)
-      .orderBy('starts_at')
-      .orderBy('id')
-      .execute();
+    return this.#livePackages.all(userId, now) as Promise<UserPackageRow[]>;
   }
 
   /** Live packages with the names of the plans their orders bought. */
   livePackagesNamed(userId: number, now: number): Promise<Array<UserPackageRow & { plan_names: string }>> {
-    return this.db
-      .selectFrom('user_packages')
-      .innerJoin('orders', 'orders.id', 'user_packages.order_id')
-      .select(COLUMNS.map((column) => `user_packages.${column}` as const))
-      .select('orders.plan_names')
-      .where('user_packages.user_id', '=', userId)
-      .where('user_packages.ended_at', 'is', null)
-      .where('user_packages.ends_at', '>', now)
-      .orderBy('user_packages.starts_at')
-      .orderBy('user_packages.id')
-      .execute() as Promise<Array<UserPackageRow & { plan_names: string }>>;
+    return this.#livePackagesNamed.all(userId, now) as Promise<Array<UserPackageRow & { plan_names: string }>>;
   }
 
   /**
@@ -186,11 +200,7 @@ export class SubscriptionRepository {
   }
 
   findSubscriberByTokenHash(tokenHash: string): Promise<SubscriberRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .select(['id', 'uuid', 'banned', 'sub_nonce'])
-      .where('sub_token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    return this.#subscriberByTokenHash.takeFirst(tokenHash) as Promise<SubscriberRow | undefined>;
   }
 
   findSubscriber(userId: number): Promise<SubscriberRow | undefined> {
