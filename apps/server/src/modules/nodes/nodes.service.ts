@@ -45,7 +45,8 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
   settings: NodeSettings;
 };
 
-type StatusList = { keys: string[]; entries: Array<Omit<Node, 'status'>> };
+/** The status page's entries, each as it reads online and offline, and the nodes' heartbeat keys. */
+type StatusList = { keys: string[]; entries: Array<{ online: Node; offline: Node }> };
 
 /** What is worked out once per loaded node list and language, kept with the list (it goes when the list goes). */
 class PerListAndLanguage<T> {
@@ -142,20 +143,19 @@ export class NodesService {
   async customerList(language: RequestLanguage): Promise<Node[]> {
     const { keys, entries } = this.#statusList(await this.all(), language);
     const alive = await this.store.getMany(keys);
-    return entries.map((entry, index) => ({ ...entry, status: alive[index] ? 'online' : 'offline' }));
+    return entries.map((entry, index) => (alive[index] ? entry.online : entry.offline));
   }
 
-  /** The status page's list but for the status, and the nodes' heartbeat keys: once per loaded list and language. */
+  /** The status page's list and the nodes' heartbeat keys: once per loaded list and language. */
   #statusList(nodes: NodeView[], language: RequestLanguage): StatusList {
     return this.#statusLists.get(nodes, language, () => {
       const visible = nodes.filter((node) => node.visible);
       return {
         keys: visible.map((node) => aliveKey(node.id)),
-        entries: visible.map((node) => ({
-          name: pickLanguage(node.names, language),
-          label: node.labels,
-          mag: node.rate,
-        })),
+        entries: visible.map((node) => {
+          const entry = { name: pickLanguage(node.names, language), label: node.labels, mag: node.rate };
+          return { online: { ...entry, status: 'online' }, offline: { ...entry, status: 'offline' } };
+        }),
       };
     });
   }
