@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashToken, newToken, sameSecret } from './secrets.js';
+import { hashToken, matchesHash, newToken, sameSecret } from './secrets.js';
 
 describe('secrets', () => {
   it('sameSecret says what === says, for any two strings, of any lengths', () => {
@@ -22,5 +22,19 @@ describe('secrets', () => {
     const [token] = tokens;
     expect(hashToken(token!)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashToken(token!)).not.toContain(token!);
+  });
+
+  it('matchesHash says whether a secret is the one whose hash is stored, for any strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (secret, other) => {
+        expect(matchesHash(secret, hashToken(secret))).toBe(true);
+        expect(matchesHash(other, hashToken(secret))).toBe(other === secret);
+      }),
+      { numRuns: 500 },
+    );
+    // A stored value that is no SHA-256 digest matches nothing.
+    expect(matchesHash('', '')).toBe(false);
+    expect(matchesHash('a', hashToken('a').slice(0, 62))).toBe(false);
+    expect(matchesHash('a', 'z'.repeat(64))).toBe(false);
   });
 });

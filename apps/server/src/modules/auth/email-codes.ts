@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { EMAIL_CODE_RESEND_SECONDS, type EmailCodeAction } from '@mutenet/contract';
-import { hashToken, sameSecret } from '../../lib/secrets.js';
+import { hashToken, matchesHash } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
@@ -37,7 +37,7 @@ export class EmailCodes {
   async consume(action: EmailCodeAction, email: string, code: string): Promise<boolean> {
     const expected = await this.store.get(codeKey(action, email));
     if (expected === null) return false;
-    if (!sameSecret(hashToken(code), expected)) {
+    if (!matchesHash(code, expected)) {
       const tries = await this.store.increment(triesKey(action, email), EMAIL_CODE_TTL_MS);
       if (tries >= EMAIL_CODE_MAX_TRIES) await this.store.delete(codeKey(action, email));
       return false;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Node, RequestLanguage } from '@mutenet/contract';
 import type { Executor } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
-import { hashToken, newToken, sameSecret } from '../../lib/secrets.js';
+import { hashToken, matchesHash, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
 import { type NewNode, type NodeRow, NodesRepository } from './nodes.repository.js';
@@ -115,7 +115,7 @@ export class NodesService {
   async authenticate(nodeId: number, token: string, nodeType?: string): Promise<NodeView | undefined> {
     const node = (await this.all()).find((candidate) => candidate.id === nodeId);
     const expected = this.#tokenHashes.get(nodeId);
-    if (!node || !expected || !sameSecret(hashToken(token), expected)) return undefined;
+    if (!node || !expected || !matchesHash(token, expected)) return undefined;
     if (nodeType && agentNodeType(nodeType) !== node.protocol) return undefined;
     return node;
   }
