@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { prepareOnPostgres } from './database.js';
 import type { Database } from './schema.js';
 
 /** Where a run's value goes: each placeholder is an object of its own, found again by identity in the parameters. */
@@ -13,7 +14,8 @@ export type CompiledOnce<Row, Values extends unknown[]> = {
  * A query built and compiled once (on its first run), then run with each call's values: Kysely builds and compiles a
  * query on every call, which for the hottest reads (the session check, a customer's orders) costs more than the
  * database's own work. `build` gets one placeholder per value and must use each as a plain value (a comparison's
- * right side, a limit), so that it lands in the parameters untouched; constants stay as they were compiled.
+ * right side, a limit), so that it lands in the parameters untouched; constants stay as they were compiled. On
+ * PostgreSQL it runs as a named prepared statement (`prepareOnPostgres`).
  */
 export function compiledOnce<Row, Values extends unknown[]>(
   db: Pick<Kysely<Database>, 'executeQuery'>,
@@ -24,6 +26,7 @@ export function compiledOnce<Row, Values extends unknown[]>(
   const compile = () => {
     const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
     const compiled = build(...(placeholders as Values)).compile();
+    prepareOnPostgres(compiled.sql);
     const slots = compiled.parameters.map((parameter) => placeholders.indexOf(parameter as Placeholder));
     for (const placeholder of placeholders) {
       if (!slots.includes(placeholder.slot))

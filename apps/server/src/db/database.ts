@@ -78,8 +78,34 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // A dropped connection must not crash the process: the pool reports those it holds idle, and each client those
   // lost while a request holds it (the request's query fails by itself, and the pool then discards the client).
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    namePreparedStatements(client);
+  });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+/** The query texts sent to PostgreSQL as named prepared statements, and their names. */
+const preparedNames = new Map<string, string>();
+
+/**
+ * PostgreSQL parses and plans every query Kysely sends (it sends unnamed statements). A text registered here (the
+ * queries compiled once, `compiled-query.ts`, run on every request) goes as a named prepared statement instead: each
+ * connection prepares it the first time, then only binds and runs it. Only registered texts: a prepared statement
+ * stays on its connection for good, and texts that vary (lists of ids) must not pile up.
+ */
+export function prepareOnPostgres(text: string): void {
+  if (!preparedNames.has(text)) preparedNames.set(text, `mutenet_${preparedNames.size + 1}`);
+}
+
+function namePreparedStatements(client: pg.PoolClient) {
+  type Query = (...args: unknown[]) => unknown;
+  const query = client.query.bind(client) as Query;
+  (client as unknown as { query: Query }).query = (...args) => {
+    const [text, values] = args;
+    const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
+    return name ? query({ name, text, values }) : query(...args);
+  };
 }
 
 /** How many prepared statements a SQLite connection keeps: far more than the app's distinct query texts. */
