@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NODE_SPECS } from '../../test/node-specs.js';
-import type { NodeSettings } from '../nodes/node-settings.js';
 import type { NamedNode } from '../nodes/nodes.service.js';
 import { NETWORKS, PROTOCOLS, type Protocol, SS_CIPHERS, TLS_MODES } from '../nodes/proxy.model.js';
 import {
@@ -18,6 +17,8 @@ import { renderClash } from './formats/clash.js';
 import { renderShareLinks } from './formats/share-links.js';
 import { renderSingBox } from './formats/sing-box.js';
 import { FEED_FORMATS } from './registry.js';
+
+type NodeSettings = NamedNode['node']['settings'];
 
 /** The renderers themselves, the one source of every format's bytes. */
 const FULL_RENDER: Record<FeedFormat, (input: FeedInput, version?: SingBoxVersion) => RenderedFeed> = {
