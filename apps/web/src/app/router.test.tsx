@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n';
@@ -277,6 +277,13 @@ describe('mobile mode and the language in the URL', () => {
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     expect(getSessionValue(SESSION_KEYS.language)).toBe('en');
+  });
+
+  it('leaves a language picked afterwards as it is, while the URL stays', async () => {
+    renderAt('/orders/mobile/en');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My order' })).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('por'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Meus pedidos' })).toBeInTheDocument();
   });
 
   it('does the same from the query, with a request value as the language', async () => {

@@ -1,4 +1,5 @@
-import { Suspense, useEffect } from 'react';
+import type { Language } from '@mutenet/contract';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ScreenLoader } from '../../components/ui/screen-loader';
@@ -24,9 +25,15 @@ export function RootRoute() {
   const { language } = urlOptions(location.search, routeParams(matches));
   const titleKey = routeTitle(matches);
 
+  // The language a URL asks for is applied once per URL language (a language the customer picks afterwards stays),
+  // and the screen waits for it rather than showing first in the language before.
+  const [applied, setApplied] = useState<Language | undefined>(undefined);
+  const switching = language !== undefined && language !== applied && language !== currentLanguage();
   useEffect(() => {
-    if (language && language !== currentLanguage()) void setLanguage(language);
-  }, [language]);
+    if (!language || language === applied) return;
+    if (language === currentLanguage()) setApplied(language);
+    else void setLanguage(language).finally(() => setApplied(language));
+  }, [language, applied]);
 
   useEffect(() => {
     document.title = titleKey ? `${t(titleKey)} · ${t('app.name')}` : t('app.name');
@@ -35,6 +42,8 @@ export function RootRoute() {
   if (!mayShow(location.pathname)) {
     return <Navigate to={PATHS.login} replace />;
   }
+
+  if (switching) return <ScreenLoader />;
 
   return (
     <Suspense fallback={<ScreenLoader />}>
