@@ -71,9 +71,10 @@ class PerListAndLanguage<T> {
 export type NamedNode = { node: NodeView; name: string };
 
 export class NodesService {
-  #cache: { rows: NodeView[]; at: number } | undefined;
   /** The rows last read, as read, and their views. */
   #loaded: { source: string; views: NodeView[] } | undefined;
+  /** When the table was last read; undefined once an operator change here makes the next call read it again. */
+  #readAt: number | undefined;
   #tokenHashes = new Map<number, string>();
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
@@ -92,7 +93,7 @@ export class NodesService {
   /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
     const now = this.now();
-    if (this.#cache && now - this.#cache.at <= NODE_CACHE_MS) return this.#cache.rows;
+    if (this.#loaded && this.#readAt !== undefined && now - this.#readAt <= NODE_CACHE_MS) return this.#loaded.views;
     this.#loading ??= this.repository
       .list()
       .then((rows) => {
@@ -102,8 +103,8 @@ export class NodesService {
           this.#loaded = { source, views: rows.map(toView) };
           this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
         }
-        this.#cache = { rows: this.#loaded.views, at: this.now() };
-        return this.#cache.rows;
+        this.#readAt = this.now();
+        return this.#loaded.views;
       })
       .finally(() => {
         this.#loading = undefined;
@@ -215,7 +216,7 @@ export class NodesService {
     const token = newToken();
     const settings = withServerKey(input.settings);
     const id = await this.repository.insert({ ...toRow(input, settings), token_hash: hashToken(token) }, this.now());
-    this.#cache = undefined;
+    this.#readAt = undefined;
     return { id, token };
   }
 
@@ -230,12 +231,12 @@ export class NodesService {
     const merged = { ...toInput(toView(current)), ...input };
     const settings = withServerKey({ ...toView(current).settings, ...input.settings });
     const changed = await this.repository.update(id, toRow(merged, settings), this.now());
-    this.#cache = undefined;
+    this.#readAt = undefined;
     return changed;
   }
 
   async remove(id: number): Promise<boolean> {
-    this.#cache = undefined;
+    this.#readAt = undefined;
     return this.repository.remove(id);
   }
 
@@ -243,7 +244,7 @@ export class NodesService {
   async rotateToken(id: number): Promise<string | undefined> {
     const token = newToken();
     const changed = await this.repository.update(id, { token_hash: hashToken(token) }, this.now());
-    this.#cache = undefined;
+    this.#readAt = undefined;
     return changed ? token : undefined;
   }
 }
