@@ -51,6 +51,28 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
     expect(portuguese.body.data.durational[0].pdName).toBe('Monthly (pt)');
   });
 
+  it('answers a kept catalogue in each language with the usual headers, its message in that language', async () => {
+    const answers = [];
+    for (const language of ['en', 'pt-BR', 'zh-Hans', 'en'] as const) {
+      const client = httpClient(app.url, { language });
+      answers.push({ language, plans: await client.get('/mutenet/packages', { token }) });
+      answers.push({ language, plans: await client.get('/mutenet/payment/currencies', { token }) });
+    }
+    for (const { plans } of answers) {
+      expect(plans.status).toBe(200);
+      expect(plans.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(plans.headers.get('cache-control')).toBe('no-store');
+      expect(plans.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const messages = answers.map(({ plans }) => plans.body.msg);
+    expect(new Set(messages).size).toBe(3);
+    expect(messages.slice(0, 2)).toEqual(messages.slice(6, 8));
+    expect(answers[0]?.plans.body.data.durational[0].pdName).toBe('Monthly');
+    expect(answers[2]?.plans.body.data.durational[0].pdName).toBe('Monthly (pt)');
+    // The currencies are one kept list whatever the language; only the message differs.
+    expect(answers[1]?.plans.body.data).toEqual(answers[3]?.plans.body.data);
+  });
+
   it('serves operator HTML without scripts or handlers', async () => {
     const { body } = await httpClient(app.url, { language: 'en' }).get('/mutenet/packages', { token });
     expect(body.data.traffic[0].content).toBe('<p>100 GB</p>');
