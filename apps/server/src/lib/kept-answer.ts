@@ -17,7 +17,10 @@ export function sendKeptAnswer(
   answer: () => { [key: string]: unknown },
 ): FastifyReply {
   let perLanguage = bodies.get(kept);
-  if (!perLanguage) bodies.set(kept, (perLanguage = {}));
+  if (!perLanguage) {
+    perLanguage = {};
+    bodies.set(kept, perLanguage);
+  }
   let body = perLanguage[language];
   if (body === undefined) {
     const serialize = reply.getSerializationFunction('200');
