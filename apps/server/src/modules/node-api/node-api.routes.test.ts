@@ -262,6 +262,10 @@ describe.each(DATABASES)('node API on %s', (database) => {
     app.clock.advance(5 * 60_000 + 1000);
     const later = await customer.api.get('/mutenet/user/nodes', { token: customer.token });
     expect(later.body.data.every((node: { status: string }) => node.status === 'offline')).toBe(true);
+    // Back online: the answer follows the nodes each way, not only the first change.
+    await agent(app, first!).alive({});
+    const again = await customer.api.get('/mutenet/user/nodes', { token: customer.token });
+    expect(again.body.data.find((node: { name: string }) => node.name === 'Reality')?.status).toBe('online');
   });
 
   it('keeps a node online while its agent calls, writing its heartbeat to the store at most once a minute', async () => {

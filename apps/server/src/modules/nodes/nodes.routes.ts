@@ -2,6 +2,7 @@ import { getNodes } from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope.js';
+import { sendKeptAnswer } from '../../lib/kept-answer.js';
 import { routeOf } from '../../lib/route.js';
 
 export default async function nodesRoutes(fastify: FastifyInstance) {
@@ -9,6 +10,9 @@ export default async function nodesRoutes(fastify: FastifyInstance) {
   app.addHook('onRequest', fastify.authenticate);
   app.route({
     ...routeOf(getNodes),
-    handler: async (request) => ok(request, await fastify.nodes.customerList(request.language)),
+    handler: async (request, reply) => {
+      const nodes = await fastify.nodes.customerList(request.language);
+      return sendKeptAnswer(reply, nodes, request.language, () => ok(request, nodes));
+    },
   });
 }

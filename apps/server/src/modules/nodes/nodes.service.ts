@@ -46,7 +46,12 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
 };
 
 /** The status page's entries, each as it reads online and offline, and the nodes' heartbeat keys. */
-type StatusList = { keys: string[]; entries: Array<{ online: Node; offline: Node }> };
+type StatusList = {
+  keys: string[];
+  entries: Array<{ online: Node; offline: Node }>;
+  /** The list last answered, with which nodes were online in it ('1' or '0' each, in order). */
+  last?: { online: string; list: readonly Node[] };
+};
 
 /** What is worked out once per loaded node list and language, kept with the list (it goes when the list goes). */
 class PerListAndLanguage<T> {
@@ -140,11 +145,19 @@ export class NodesService {
     return (await this.isOnline(nodes.map((node) => node.id))).filter(Boolean).length;
   }
 
-  /** The node list of the customer's status page. */
-  async customerList(language: RequestLanguage): Promise<Node[]> {
-    const { keys, entries } = this.#statusList(await this.all(), language);
-    const alive = await this.store.getMany(keys);
-    return entries.map((entry, index) => (alive[index] ? entry.online : entry.offline));
+  /**
+   * The node list of the customer's status page: the same array as last time while the same nodes are online, so
+   * that its answer can be kept with it (`sendKeptAnswer`).
+   */
+  async customerList(language: RequestLanguage): Promise<readonly Node[]> {
+    const statusList = this.#statusList(await this.all(), language);
+    const alive = await this.store.getMany(statusList.keys);
+    const online = alive.map((value) => (value ? '1' : '0')).join('');
+    if (statusList.last?.online !== online) {
+      const list = statusList.entries.map((entry, index) => (alive[index] ? entry.online : entry.offline));
+      statusList.last = { online, list };
+    }
+    return statusList.last.list;
   }
 
   /** The status page's list and the nodes' heartbeat keys: once per loaded list and language. */
