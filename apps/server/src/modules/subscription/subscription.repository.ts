@@ -153,7 +153,8 @@ export class SubscriptionRepository {
    * running package's allowance is now used up.
    */
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
-    const pushed = isPostgres(this.db)
+    const postgres = isPostgres(this.db);
+    const pushed = postgres
       ? sql`pushed(user_id, up, down) as (select * from unnest(
           cast(${entries.map((entry) => entry.userId)} as bigint[]),
           cast(${entries.map((entry) => entry.upload)} as bigint[]),
@@ -161,9 +162,9 @@ export class SubscriptionRepository {
         ))`
       : // Binary JSON rows, each read once: ->> then finds a field without parsing the row's text again.
         sql`pushed as materialized (select value ->> 0 as user_id, value ->> 1 as up, value ->> 2 as down
-          from jsonb_each(${JSON.stringify(entries.map((entry) => [entry.userId, entry.upload, entry.download]))}))`;
+          from jsonb_each(${pushedJson(entries)}))`;
     const period = currentPeriod(now);
-    const { rows } = await sql<{ exhausted_user_id: number | null }>`
+    const update = sql`
       with ${pushed}
       update user_packages set
         upload_used = case when period = ${period} then upload_used + pushed.up else pushed.up end,
@@ -176,10 +177,23 @@ export class SubscriptionRepository {
         where running.user_id = pushed.user_id and running.ended_at is null
           and running.starts_at <= ${now} and running.ends_at > ${now}
         order by running.starts_at, running.id limit 1
-      )
-      returning case when user_packages.traffic_used >= user_packages.traffic_total then user_packages.user_id end
-        as exhausted_user_id`.execute(this.db);
-    return rows.filter((row) => row.exhausted_user_id !== null).map((row) => Number(row.exhausted_user_id));
+      )`;
+    if (postgres) {
+      const { rows } = await sql<{ user_id: number }>`${update}
+        returning case when user_packages.traffic_used >= user_packages.traffic_total then user_packages.user_id end
+          as user_id`.execute(this.db);
+      return rows.filter((row) => row.user_id !== null).map((row) => Number(row.user_id));
+    }
+    // SQLite hands back every row an UPDATE … RETURNING changed (5 ms for 10,000 users) to keep the few used up: a
+    // trigger of this connection notes only those, as the rows change. What other updates noted is cleared first.
+    await sql`create temp table if not exists used_up (user_id integer not null)`.execute(this.db);
+    await sql`create temp trigger if not exists used_up_noted after update of traffic_used on main.user_packages
+      when new.traffic_used >= new.traffic_total
+      begin insert into temp.used_up (user_id) values (new.user_id); end`.execute(this.db);
+    await sql`delete from temp.used_up`.execute(this.db);
+    await update.execute(this.db);
+    const { rows } = await sql<{ user_id: number }>`select user_id from temp.used_up`.execute(this.db);
+    return rows.map((row) => row.user_id);
   }
 
   /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
@@ -332,4 +346,14 @@ export class SubscriptionRepository {
       .where('id', '=', id)
       .execute();
   }
+}
+
+/** `[[userId, upload, download], …]` as JSON, written directly: no array per user made to be stringified. */
+function pushedJson(entries: TrafficEntry[]): string {
+  let json = '[';
+  for (let i = 0; i < entries.length; i++) {
+    const { userId, upload, download } = entries[i]!;
+    json += `${i ? ',' : ''}[${userId},${upload},${download}]`;
+  }
+  return `${json}]`;
 }
