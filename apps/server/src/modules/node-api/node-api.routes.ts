@@ -37,8 +37,8 @@ function sendTagged(
   return reply.send(body);
 }
 
-function checkSize(report: Record<string, unknown>) {
-  if (Object.keys(report).length > MAX_USERS_PER_REPORT) throw new AppError('PAYLOAD_TOO_LARGE');
+function checkSize(users: number) {
+  if (users > MAX_USERS_PER_REPORT) throw new AppError('PAYLOAD_TOO_LARGE');
 }
 
 export default async function nodeApiRoutes(fastify: FastifyInstance, { users }: { users: UserListCache }) {
@@ -77,16 +77,15 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
     bodyLimit: REPORT_BODY_LIMIT,
     schema: { body: PushBodySchema },
     handler: async (request) => {
-      checkSize(request.body);
-      const { body } = request;
+      const pushed = request.body;
+      checkSize(pushed.length);
       const rate = request.node.rate;
-      await fastify.subscriptions.addTraffic(
-        // Keys, not entries: no [key, value] pair made per user.
-        Object.keys(body).map((uid) => {
-          const [upload, download] = body[uid]!;
-          return { userId: Number(uid), upload: Math.round(upload * rate), download: Math.round(download * rate) };
-        }),
-      );
+      // The entries are the request's own: scaled where they are.
+      for (const entry of pushed) {
+        entry.upload = Math.round(entry.upload * rate);
+        entry.download = Math.round(entry.download * rate);
+      }
+      await fastify.subscriptions.addTraffic(pushed);
       return { data: true };
     },
   });
@@ -95,7 +94,7 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
     bodyLimit: REPORT_BODY_LIMIT,
     schema: { body: AliveBodySchema },
     handler: async (request) => {
-      checkSize(request.body);
+      checkSize(Object.keys(request.body).length);
       await fastify.nodes.reportOnline(request.node.id, request.body);
       return { data: true };
     },

@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { PushBodySchema } from './node-api.schema.js';
 
 describe('PushBodySchema', () => {
-  it('takes what V2bX and XrayR push: user ids with two whole byte counts up to 2^50', () => {
-    for (const body of [{}, { '1': [0, 0] }, { '7': [1, 2], '4294967295': [2 ** 50, 0] }]) {
-      expect(PushBodySchema.safeParse(body), JSON.stringify(body)).toEqual({ success: true, data: body });
-    }
+  it('takes what V2bX and XrayR push: user ids with two whole byte counts up to 2^50, one entry each', () => {
+    expect(PushBodySchema.safeParse({})).toEqual({ success: true, data: [] });
+    expect(PushBodySchema.safeParse({ '1': [0, 0] })).toEqual({
+      success: true,
+      data: [{ userId: 1, upload: 0, download: 0 }],
+    });
+    expect(PushBodySchema.safeParse({ '7': [1, 2], '4294967295': [2 ** 50, 0] })).toEqual({
+      success: true,
+      data: [
+        { userId: 7, upload: 1, download: 2 },
+        { userId: 4294967295, upload: 2 ** 50, download: 0 },
+      ],
+    });
   });
 
   it('refuses any other shape', () => {

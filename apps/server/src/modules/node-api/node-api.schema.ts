@@ -17,18 +17,29 @@ const UserId = z.string().regex(USER_ID);
 
 const isBytes = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_BYTES;
 
+/** One user's pushed bytes, as the push's body gives them (before the node's rate). */
+export type PushedTraffic = { userId: number; upload: number; download: number };
+
 /**
- * `{"<uid>": [upload, download]}` in bytes, as V2bX and XrayR push it. Checked in one loop: a zod record of tuples
- * spent 5 ms on a 10,000-user push, a sixth of its time.
+ * `{"<uid>": [upload, download]}` in bytes, as V2bX and XrayR push it, read into one entry per user. Checked and read
+ * in the same single loop: a zod record of tuples spent 5 ms on a 10,000-user push, a sixth of its time, and walking
+ * the body's keys three times (to check, to count, to read) another 1.5 ms.
  */
-export const PushBodySchema = z.custom<Record<string, [number, number]>>((body) => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+export const PushBodySchema = z.unknown().transform((body, context): PushedTraffic[] => {
+  const refuse = () => {
+    context.addIssue({ code: 'custom', message: 'expected {"<user id>": [upload bytes, download bytes], …}' });
+    return z.NEVER;
+  };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse();
+  const pushed: PushedTraffic[] = [];
   for (const userId in body) {
     const pair: unknown = (body as Record<string, unknown>)[userId];
-    if (!USER_ID.test(userId) || !Array.isArray(pair) || pair.length !== 2) return false;
-    if (!isBytes(pair[0]) || !isBytes(pair[1])) return false;
+    if (!USER_ID.test(userId) || !Array.isArray(pair) || pair.length !== 2) return refuse();
+    const [upload, download] = pair as unknown[];
+    if (!isBytes(upload) || !isBytes(download)) return refuse();
+    pushed.push({ userId: Number(userId), upload: upload as number, download: download as number });
   }
-  return true;
+  return pushed;
 });
 
 /** `{"<uid>": ["ip", …]}`: who is online on the node. */
