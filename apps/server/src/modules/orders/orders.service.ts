@@ -115,7 +115,6 @@ export class OrdersService {
     throw new AppError('ORDER_UNFINISHED', winner ? [{ no: winner.no }] : []);
   }
 
-  /** The customer's orders, newest first; with a number, just that one (none when it is not theirs). */
   /** How many orders are stored in each status, every status listed (for the metrics). */
   async countByStatus(): Promise<Record<OrderStatus, number>> {
     const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
@@ -123,6 +122,7 @@ export class OrdersService {
     return counts;
   }
 
+  /** The customer's orders, newest first; with a number, just that one (none when it is not theirs). */
   async list(userId: number, language: RequestLanguage, no?: string): Promise<Order[]> {
     if (no !== undefined) {
       const row = ORDER_NO_PATTERN.test(no) ? await this.deps.repository.findByNo(no, userId) : undefined;
