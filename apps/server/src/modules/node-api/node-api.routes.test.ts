@@ -221,6 +221,19 @@ describe.each(DATABASES)('node API on %s', (database) => {
     expect(await listed()).not.toContain(buyer.id);
   });
 
+  it('counts a push however its JSON is written: spaced out, a fraction-free 1.0, a user twice (the last counts)', async () => {
+    const buyer = await newCustomer(seeded.traffic30);
+    const pushRaw = (body: string) =>
+      httpClient(app.url).post(
+        `/api/v1/server/UniProxy/push?node_id=${nodes[2]!.id}&node_type=trojan&token=${nodes[2]!.token}`,
+        { raw: { body, type: 'application/json' } },
+      );
+    expect((await pushRaw(`\n{ "${buyer.id}" : [ 10 , 20 ] }\n`)).status).toBe(200);
+    expect((await pushRaw(`{"${buyer.id}":[1.0,2e0]}`)).status).toBe(200);
+    expect((await pushRaw(`{"${buyer.id}":[500,500],"${buyer.id}":[100,200]}`)).status).toBe(200);
+    expect((await usedBy(buyer))[0]).toMatchObject({ upload_used: 111, download_used: 222, traffic_used: 333 });
+  });
+
   it('refuses malformed pushes and changes nothing', async () => {
     const buyer = await newCustomer(seeded.traffic30);
     const node = agent(app, nodes[2]!);

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
+import { readPushBody } from './push-body.js';
 import { uniProxyConfigAnswer } from './uni-proxy-config.js';
 import type { UserListCache } from './user-list.js';
 
@@ -44,6 +45,18 @@ function checkSize(users: number) {
 export default async function nodeApiRoutes(fastify: FastifyInstance, { users }: { users: UserListCache }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   fastify.decorateRequest('node', null as unknown as NodeView);
+
+  // A push's body is read straight from its text when it has the common form; any other JSON, and every other
+  // call's, is parsed as everywhere else.
+  const parseJson = fastify.getDefaultJsonParser(
+    fastify.initialConfig.onProtoPoisoning ?? 'error',
+    fastify.initialConfig.onConstructorPoisoning ?? 'error',
+  );
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const read = request.routeOptions.url === `${NODE_API_PREFIX}/push` ? readPushBody(body as Buffer) : undefined;
+    if (read) done(null, read);
+    else parseJson(request, body.toString('utf8'), done);
+  });
 
   // Every call: the node's own id and token (a shared token is not accepted), and a heartbeat for its status.
   app.addHook('preHandler', async (request) => {
