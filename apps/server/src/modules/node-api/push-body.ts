@@ -73,7 +73,7 @@ export function readPushBody(bytes: Buffer): ReadPush | undefined {
 }
 
 /**
- * Tells a user id seen before, cheaply while the ids come in order: agents written in Go send them sorted as bytes
+ * Tells a user id seen before, cheaply while the ids come in order: agents written in Go send them sorted as text
  * (encoding/json sorts a map's keys), others in numeric order. Only once they leave both orders does it keep a set.
  */
 class UniqueIds {
