@@ -1,21 +1,43 @@
 /**
- * Child process: the baseline, a bare `node:http` server answering whatever the parent set last (status, headers,
- * body: the bytes the app answered to the same request). It reads the request body to the end before answering, as
- * any server must, and does nothing else.
+ * Child process: a baseline answering whatever the parent set last (status, headers, body: the bytes the app answered
+ * to the same request). It reads the request body to the end before answering, as any server must, and does nothing
+ * else. By default a bare `node:http` server, the limit for a Node server on this machine; with
+ * `BENCH_FRAMEWORK=fastify`, one Fastify route with no plugin, hook or schema, the floor that Fastify itself sets.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
 import type { ChildRequest } from './ipc.js';
 
 let answer = { status: 200, headers: {} as Record<string, string | string[]>, body: Buffer.alloc(0) };
-const server = http.createServer((request, response) => {
-  request.on('data', () => {});
-  request.on('end', () => {
-    response.writeHead(answer.status, answer.headers);
-    response.end(answer.status === 304 ? undefined : answer.body);
+
+async function listen(): Promise<http.Server> {
+  if (process.env.BENCH_FRAMEWORK === 'fastify') {
+    const app = Fastify({ logger: false });
+    // Fastify reads a body it has a parser for; any other it leaves unread, so read every one as a buffer.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    app.all('/*', (_request, reply) => {
+      reply.code(answer.status).headers(answer.headers);
+      return reply.send(answer.status === 304 ? undefined : answer.body);
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    app.server.keepAliveTimeout = 72_000;
+    return app.server;
+  }
+  const server = http.createServer((request, response) => {
+    request.on('data', () => {});
+    request.on('end', () => {
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.status === 304 ? undefined : answer.body);
+    });
   });
-});
-server.keepAliveTimeout = 72_000;
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const server = await listen();
 
 process.on('message', (message: ChildRequest) => {
   const reply = (body: unknown) => process.send?.({ id: message.id, body });
@@ -43,7 +65,5 @@ process.on('message', (message: ChildRequest) => {
   }
 });
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
-});
+const address = server.address();
+process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });

@@ -2,9 +2,9 @@
  * `npm run bench [-- [--postgres] [--duration S] [--users N]]`: the customer calls, the feed and the node API under
  * load, each against a bare `node:http` server answering the same bytes in the same run (see README, "Benchmarks").
  *
- * Three processes on 2 cores: this one (seeding, then the load generator), the app (`app-server.ts`) and the bare
- * server (`bare-server.ts`); the two servers are loaded one after the other, never together. Results go to the
- * console and to bench/RESULTS.md.
+ * Four processes on 2 cores: this one (seeding, then the load generator), the app (`app-server.ts`), the bare
+ * server (`bare-server.ts`) and the same answering through Fastify alone (one row, beside the 304); the servers are
+ * loaded one after the other, never together. Results go to the console and to bench/RESULTS.md.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -255,6 +255,8 @@ async function main() {
   children.push(app);
   const bare = await Child.start('bare-server.ts', {});
   children.push(bare);
+  const fastifyAlone = await Child.start('bare-server.ts', { BENCH_FRAMEWORK: 'fastify' });
+  children.push(fastifyAlone);
   log(`app on ${app.url} (started in ${seconds(started)}), bare node:http server on ${bare.url}`);
 
   const node = seeded.nodes.find((candidate) => candidate.rate === 1)!;
@@ -262,11 +264,13 @@ async function main() {
   const userPath = `/api/v1/server/UniProxy/user?${query}`;
 
   const rows: Row[] = [];
+  /** `through`: load that server, given the app's answer as the bare server is, in the app's place. */
   const compare = async (
     name: string,
     target: Omit<Target, 'url'> & { path: string },
     expected: number,
     plan: CasePlan,
+    { through }: { through?: Child } = {},
   ) => {
     if (!selected(name)) return;
     const probe = await send({ ...target, url: app.url });
@@ -278,8 +282,10 @@ async function main() {
       );
     }
     await mirror(bare, probe);
+    if (through) await mirror(through, probe);
+    const loaded = through ?? app;
     const sides = [
-      { child: app, target: { ...target, url: `${app.url}${target.path}` }, tally: newTally() },
+      { child: loaded, target: { ...target, url: `${loaded.url}${target.path}` }, tally: newTally() },
       { child: bare, target: { ...target, url: `${bare.url}${target.path}` }, tally: newTally() },
     ];
     const howLong = 'seconds' in plan.round ? `${plan.round.seconds} s` : `${plan.round.amount} requests`;
@@ -390,6 +396,8 @@ async function main() {
   const listed = (JSON.parse(first.body.toString()) as { users: unknown[] }).users.length;
   const notModified = { path: userPath, headers: { 'if-none-match': etag } };
   await compare('user list, 304 (If-None-Match)', notModified, 304, timed(CONNECTIONS));
+  // The floor Fastify itself sets: the same 304 from one Fastify route with no plugin, hook or schema.
+  await compare('Fastify alone, the 304 above', notModified, 304, timed(CONNECTIONS), { through: fastifyAlone });
   await compare('user list, 200', { path: userPath }, 200, counted(4, 20));
   const gzip = { path: userPath, headers: { 'accept-encoding': 'gzip' } };
   await compare('user list, 200, gzip', gzip, 200, counted(2, 6));
