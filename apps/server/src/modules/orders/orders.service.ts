@@ -197,7 +197,9 @@ export class OrdersService {
           trafficBytes: row.traffic_bytes,
         });
       }
-      if (row && (to === 'refunded' || to === 'rejected')) await this.deps.subscriptions.endForOrder(tx, row.id);
+      if (row && (to === 'refunded' || to === 'rejected')) {
+        await this.deps.subscriptions.endForOrder(tx, { orderId: row.id, userId: row.user_id });
+      }
       return row;
     };
     // Joins the caller's transaction (which then reports the change once it commits), or opens its own so that a

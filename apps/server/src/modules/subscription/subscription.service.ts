@@ -210,10 +210,14 @@ export class SubscriptionService {
   }
 
   /** Ends the package of a refunded or charged-back order, and moves the packages queued behind it forward. */
-  async endForOrder(tx: Executor, orderId: number): Promise<void> {
+  async endForOrder(tx: Executor, order: { orderId: number; userId: number }): Promise<void> {
     const repository = this.repository.with(tx);
+    // The customer's lock first, as an activation takes it: a payment activated at the same moment runs before or
+    // after this whole change, never in its middle, where it would queue a package behind the one ending here and no
+    // one would move it forward.
+    await repository.lockUser(order.userId);
     const now = this.now();
-    const userId = await repository.endByOrder(orderId, now);
+    const userId = await repository.endByOrder(order.orderId, now);
     if (userId !== undefined) await this.#closeGaps(repository, userId, now);
   }
 
