@@ -152,6 +152,11 @@ export class SubscriptionService {
     const exhausted = await inTransaction(this.deps.db, async (tx) => {
       const repository = this.repository.with(tx);
       const users = await repository.addTraffic(entries, now);
+      // Whose allowance ran out is locked before their packages move, as an activation or a refund locks them, in
+      // one order so that two pushes never wait on each other. A refund that ends the package this push counted on
+      // may still meet it the other way round: the database then fails one of the two, and its sender (the agent,
+      // the gateway) sends it again, as neither changed anything.
+      for (const userId of [...users].sort((a, b) => a - b)) await repository.lockUser(userId);
       await repository.endExhaustedTrafficPackages(users, now);
       for (const userId of users) await this.#closeGaps(repository, userId, now);
       return users;
