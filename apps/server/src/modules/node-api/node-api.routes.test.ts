@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../db/database.js';
 import { GIB } from '../../lib/units.js';
 import { login } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
+import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
 import { addNodes, agent, type Customer, customerWithPackage } from '../../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
@@ -216,50 +215,22 @@ describe.each(DATABASES)('node API on %s', (database) => {
     expect(renewed.body.data[0]).toMatchObject({ trafficUsed: 0, trafficUsedPct: 0 });
   });
 
-  // PostgreSQL only: SQLite writes one transaction at a time anyway, and a second connection in this process holding
-  // its write lock would stall this very process (better-sqlite3 waits for a lock synchronously).
+  // PostgreSQL only: SQLite writes one transaction at a time anyway (see holdCustomer).
   it.runIf(database === 'postgres')('moves a used-up customer on only once whoever holds them lets go', async () => {
     const buyer = await newCustomer(seeded.traffic30);
     await buyer.buy(seeded.quarterly);
     const trojan = nodes.find((node) => node.protocol === 'trojan')!;
-    const { schema } = app.installation;
-    const other = openDatabase(app.config.databaseUrl, schema ? { searchPath: schema } : {}).db;
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held = () => {};
-    const holding = new Promise<void>((resolve) => {
-      held = resolve;
-    });
-    // Another connection holds the customer's row, as a payment's activation does until it commits.
-    const holder = other.transaction().execute(async (tx) => {
-      await sql`update users set banned = banned where id = ${buyer.id}`.execute(tx);
-      held();
-      await released;
-    });
+    const hold = await holdCustomer(app, buyer.id);
+    const push = agent(app, trojan).push({ [buyer.id]: [50 * GIB, 50 * GIB] });
     try {
-      await holding;
-      let answered = false;
-      const push = agent(app, trojan)
-        .push({ [buyer.id]: [50 * GIB, 50 * GIB] })
-        .then((answer) => {
-          answered = true;
-          return answer;
-        });
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(answered).toBe(false);
-      release();
-      await holder;
-      expect((await push).body).toEqual({ data: true });
-      const [used, next] = await usedBy(buyer);
-      expect(used!.ends_at).toBeLessThanOrEqual(app.clock.now());
-      expect(next!.starts_at).toBeLessThanOrEqual(app.clock.now());
+      expect(await settlesWithin(push, 400)).toBe(false);
     } finally {
-      release();
-      await holder.catch(() => undefined);
-      await other.destroy();
+      await hold.release();
     }
+    expect((await push).body).toEqual({ data: true });
+    const [used, next] = await usedBy(buyer);
+    expect(used!.ends_at).toBeLessThanOrEqual(app.clock.now());
+    expect(next!.starts_at).toBeLessThanOrEqual(app.clock.now());
   });
 
   it('drops a user whose package expired, with no job run', async () => {

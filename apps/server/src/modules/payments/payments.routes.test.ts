@@ -1,9 +1,8 @@
 import { MESSAGES } from '@mutenet/contract';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.js';
 import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
+import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox } from './gateways/sandbox.gateway.js';
@@ -152,50 +151,21 @@ describe.each(DATABASES)('payments on %s', (database) => {
       expect(await state(other.id)).toEqual({ status: 'success', packages: 1, events: 10 });
     });
 
-    // PostgreSQL only: SQLite writes one transaction at a time anyway, and a second connection in this process holding
-    // its write lock would stall this very process (better-sqlite3 waits for a lock synchronously).
-    it.runIf(database === 'postgres')(
-      'refunds only once whoever holds the customer (a payment being activated) lets go',
-      async () => {
-        const { order } = await orderOfNewCustomer();
-        const base = { orderNo: order.no, amount: order.amount_minor, currency: 'USD' };
-        await notify({ ...base, eventId: 'held-success', outcome: 'success' });
-        // Another connection holds the customer's row, as an activation does until it commits.
-        const { schema } = app.installation;
-        const other = openDatabase(app.config.databaseUrl, schema ? { searchPath: schema } : {}).db;
-        let release = () => {};
-        const released = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let held = () => {};
-        const holding = new Promise<void>((resolve) => {
-          held = resolve;
-        });
-        const holder = other.transaction().execute(async (tx) => {
-          await sql`update users set banned = banned where id = ${order.user_id}`.execute(tx);
-          held();
-          await released;
-        });
-        try {
-          await holding;
-          let answered = false;
-          const refund = notify({ ...base, eventId: 'held-refund', outcome: 'refunded' }).then((answer) => {
-            answered = true;
-            return answer;
-          });
-          await new Promise((resolve) => setTimeout(resolve, 400));
-          expect(answered).toBe(false);
-          release();
-          await holder;
-          expect((await refund).body.data).toMatchObject({ status: 'refunded', applied: true });
-          expect((await state(order.id)).status).toBe('refunded');
-        } finally {
-          release();
-          await holder.catch(() => undefined);
-          await other.destroy();
-        }
-      },
-    );
+    // PostgreSQL only: SQLite writes one transaction at a time anyway (see holdCustomer).
+    it.runIf(database === 'postgres')('refunds only once whoever holds the customer lets go', async () => {
+      const { order } = await orderOfNewCustomer();
+      const base = { orderNo: order.no, amount: order.amount_minor, currency: 'USD' };
+      await notify({ ...base, eventId: 'held-success', outcome: 'success' });
+      const hold = await holdCustomer(app, order.user_id);
+      const refund = notify({ ...base, eventId: 'held-refund', outcome: 'refunded' });
+      try {
+        expect(await settlesWithin(refund, 400)).toBe(false);
+      } finally {
+        await hold.release();
+      }
+      expect((await refund).body.data).toMatchObject({ status: 'refunded', applied: true });
+      expect((await state(order.id)).status).toBe('refunded');
+    });
 
     it('ignores a notification that arrives out of order', async () => {
       const { order } = await orderOfNewCustomer();
