@@ -268,9 +268,9 @@ export class SubscriptionRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
-  /** Ends the package of an order now; returns its user, or undefined when there was nothing to end. */
-  async endByOrder(orderId: number, now: number): Promise<number | undefined> {
-    const row = await this.db
+  /** Ends the package of an order now; false when there was nothing to end. */
+  async endByOrder(orderId: number, now: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('user_packages')
       .set((eb) => ({
         ended_at: now,
@@ -278,9 +278,8 @@ export class SubscriptionRepository {
       }))
       .where('order_id', '=', orderId)
       .where('ended_at', 'is', null)
-      .returning('user_id')
       .executeTakeFirst();
-    return row?.user_id;
+    return result.numUpdatedRows > 0n;
   }
 
   /** Every package of the user, ended and expired ones too, with the names of the plans bought, in the order they run. */

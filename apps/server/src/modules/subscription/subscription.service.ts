@@ -153,8 +153,8 @@ export class SubscriptionService {
       const repository = this.repository.with(tx);
       const users = await repository.addTraffic(entries, now);
       // Whose allowance ran out is locked before their packages move, as an activation or a refund locks them, in
-      // one order so that two pushes never wait on each other. A refund that ends the package this push counted on
-      // may still meet it the other way round: the database then fails one of the two, and its sender (the agent,
+      // id order so that two pushes cannot deadlock on these locks. A refund that ends the package this push counted
+      // on may still meet it the other way round: the database then fails one of the two, and its sender (the agent,
       // the gateway) sends it again, as neither changed anything.
       for (const userId of [...users].sort((a, b) => a - b)) await repository.lockUser(userId);
       await repository.endExhaustedTrafficPackages(users, now);
@@ -222,8 +222,7 @@ export class SubscriptionService {
     // one would move it forward.
     await repository.lockUser(order.userId);
     const now = this.now();
-    const userId = await repository.endByOrder(order.orderId, now);
-    if (userId !== undefined) await this.#closeGaps(repository, userId, now);
+    if (await repository.endByOrder(order.orderId, now)) await this.#closeGaps(repository, order.userId, now);
   }
 
   // Operator side (the admin command line).
