@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
@@ -82,5 +83,59 @@ describe('SQLite written by several processes', () => {
     const { rows } = await sql<{ n: number }>`select count(*) as n from hits`.execute(setup.db);
     expect(rows[0]!.n).toBe(reports[0]!.committed + reports[1]!.committed);
     await setup.db.destroy();
+  });
+});
+
+describe('SQLite rows', () => {
+  it('reads the same objects as the driver makes, keys in order, after the schema changes too', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-rows-'));
+    const file = path.join(dir, 'rows.db');
+    const { db } = openDatabase(`sqlite:${file}`);
+    const driver = new SQLite(':memory:');
+    const setUp = [
+      'create table t (id integer primary key, name text, score real, data blob, "a b" text)',
+      `insert into t values (1, 'ä "q"', 1.5, x'00ff', null), (2, null, -3, null, 'x')`,
+    ];
+    for (const statement of setUp) {
+      await sql.raw(statement).execute(db);
+      driver.exec(statement);
+    }
+    const queries = [
+      'select * from t order by id',
+      'select id, name as id, data from t order by id',
+      'select count(*) as n from t where id > 5',
+      'select * from t where id > 5',
+    ];
+    const read = async () => {
+      for (const query of queries) {
+        const rows = (await sql.raw(query).execute(db)).rows;
+        const expected = driver.prepare(query).all();
+        expect(rows, query).toEqual(expected);
+        expect(
+          rows.map((row) => Object.keys(row as object)),
+          query,
+        ).toEqual(expected.map((row) => Object.keys(row as object)));
+        for (const row of rows) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      }
+    };
+    await read();
+    for (const statement of ['alter table t rename column score to points', 'alter table t add column extra text']) {
+      await sql.raw(statement).execute(db);
+      driver.exec(statement);
+      await read();
+    }
+    // Another process's change: seen by the count of columns.
+    const other = new SQLite(file);
+    other.exec('alter table t drop column extra');
+    driver.exec('alter table t drop column extra');
+    other.close();
+    await read();
+    // Where the driver would set the prototype, the column is a property like any other.
+    const { rows } = await sql.raw(`select 1 as "__proto__", null as "__proto__"`).execute(db);
+    expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(rows[0], '__proto__')?.value).toBeNull();
+    driver.close();
+    await db.destroy();
+    await fs.rm(dir, { recursive: true, force: true });
   });
 });

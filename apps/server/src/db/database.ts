@@ -111,24 +111,69 @@ function namePreparedStatements(client: pg.PoolClient) {
 /** How many prepared statements a SQLite connection keeps: far more than the app's distinct query texts. */
 const PREPARED_STATEMENTS = 1000;
 
+/** A statement that changes the schema (a migration's, or a push's temporary table and trigger). */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
 /**
  * Kysely prepares every query anew, and preparing (parsing and planning) costs SQLite more than running a small
  * query: each query text is prepared once and its statement reused. Statements run synchronously, one at a time,
- * so one statement is never used by two queries at once; SQLite re-prepares a kept one itself after a schema change.
+ * so one statement is never used by two queries at once. SQLite re-prepares a kept one itself after a schema change,
+ * but the rows' columns were read when it was prepared (`readRowsAsArrays`): a change of the schema on this
+ * connection lets go of every kept statement, and is itself not kept.
  */
 function keepPreparedStatements(database: SQLite.Database) {
   const prepare = database.prepare.bind(database);
   const kept = new Map<string, SQLite.Statement>();
   database.prepare = ((source: string) => {
     let statement = kept.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      // Oldest first out: query texts that vary (lists of ids) must not grow the map without end.
-      if (kept.size >= PREPARED_STATEMENTS) kept.delete(kept.keys().next().value!);
-      kept.set(source, statement);
+    if (statement) return statement;
+    statement = prepare(source);
+    if (SCHEMA_CHANGE.test(source)) {
+      kept.clear();
+      return statement;
     }
+    if (statement.reader) readRowsAsArrays(statement);
+    // Oldest first out: query texts that vary (lists of ids) must not grow the map without end.
+    if (kept.size >= PREPARED_STATEMENTS) kept.delete(kept.keys().next().value!);
+    kept.set(source, statement);
     return statement;
   }) as SQLite.Database['prepare'];
+}
+
+/**
+ * better-sqlite3 makes each row's object in C++, looking every column's name up in V8's string table and adding the
+ * properties one at a time (a seventh of the orders list's time). A statement's `all` instead reads its rows as
+ * arrays and makes each object with a function written for the statement's columns, which V8 creates in its final
+ * shape at once: the same objects, keys in the same order (a column named `__proto__` is a property, where the
+ * driver's would set the prototype). The columns are those of the schema the statement was prepared on; another
+ * process's change of the schema that adds or drops columns is seen by their count, which reads them again.
+ */
+function readRowsAsArrays(statement: SQLite.Statement) {
+  const all = statement.all.bind(statement);
+  let columnCount = 0;
+  let makeRow: (values: unknown[]) => unknown = () => undefined;
+  const readColumns = () => {
+    const names = statement.columns().map((column) => column.name);
+    columnCount = names.length;
+    // A quoted `__proto__` key would set the prototype; a computed one is a property like any other.
+    const keys = names.map((name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)));
+    const fields = keys.map((key, index) => `${key}: values[${index}]`);
+    makeRow = new Function('values', `return { ${fields.join(', ')} };`) as typeof makeRow;
+  };
+  readColumns();
+  statement.all = ((...parameters: unknown[]) => {
+    statement.raw(true);
+    let rows: unknown[][];
+    try {
+      rows = all(...parameters) as unknown[][];
+    } finally {
+      statement.raw(false);
+    }
+    if (rows.length > 0 && rows[0]!.length !== columnCount) readColumns();
+    const made: unknown[] = new Array(rows.length);
+    for (let index = 0; index < rows.length; index++) made[index] = makeRow(rows[index]!);
+    return made;
+  }) as SQLite.Statement['all'];
 }
 
 /** Throws when the database does not answer. */

@@ -236,4 +236,32 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     expect((await httpClient(app.url).get('/mutenet/notice')).status).toBe(401);
     await app.app.notice.clear();
   });
+
+  // Last: it moves the shared clock on by two months.
+  it('counts the running package only: a queued one once it runs, a durational one afresh each period', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    await customer.buy(seeded.quarterly);
+    const link = await linkOf(customer);
+    const feedOf = async () => {
+      const response = await fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' });
+      expect(response.status).toBe(200);
+      return { proxies: response.text !== '', userinfo: response.headers.get('subscription-userinfo') };
+    };
+    const [first, queued] = (await customer.api.get('/mutenet/user/package/stat', { token: customer.token })).body
+      .data;
+    await agent(app, nodes[2]!).push({ [customer.id]: [1000, 2000] });
+    expect(await feedOf()).toEqual({
+      proxies: true,
+      userinfo: `upload=1000; download=2000; total=${100 * 1024 ** 3}; expire=${first.endAt}`,
+    });
+
+    app.clock.advance((first.endAt - app.clock.now() / 1000 + 60) * 1000);
+    const quarterly = `total=${200 * 1024 ** 3}; expire=${queued.endAt}`;
+    expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=0; download=0; ${quarterly}` });
+    await agent(app, nodes[2]!).push({ [customer.id]: [5000, 6000] });
+    expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=5000; download=6000; ${quarterly}` });
+
+    app.clock.advance(30 * 86_400_000);
+    expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=0; download=0; ${quarterly}` });
+  });
 });

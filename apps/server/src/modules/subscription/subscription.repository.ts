@@ -25,6 +25,25 @@ export type TrafficEntry = { userId: number; upload: number; download: number };
 
 export type SubscriberRow = { id: number; uuid: string; banned: number; sub_nonce: string | null };
 
+/** What a package's usage is worked out from. */
+export type PackageCounters = Pick<
+  UserPackageRow,
+  'plan_group' | 'traffic_total' | 'traffic_used' | 'upload_used' | 'download_used' | 'period' | 'starts_at' | 'ends_at'
+>;
+const COUNTER_COLUMNS = [
+  'plan_group',
+  'traffic_total',
+  'traffic_used',
+  'upload_used',
+  'download_used',
+  'period',
+  'starts_at',
+  'ends_at',
+] as const;
+
+/** A subscription token's customer, with the package running now, if any. */
+export type SubscriberWithPackage = Pick<SubscriberRow, 'id' | 'uuid' | 'banned'> & { running?: PackageCounters };
+
 /** A durational package's allowance renews every 30 days from its start. */
 export const PERIOD_MS = 30 * 24 * 3600_000;
 
@@ -81,8 +100,28 @@ export class SubscriptionRepository {
         .orderBy('user_packages.starts_at')
         .orderBy('user_packages.id'),
     );
-    this.#subscriberByTokenHash = compiledOnce(db, 1, (tokenHash: string) =>
-      db.selectFrom('users').select(['id', 'uuid', 'banned', 'sub_nonce']).where('sub_token_hash', '=', tokenHash),
+    // One query per feed fetch: the customer, and the first live package if it has started (the live ones run in
+    // order of start, so no later one can have started before it).
+    this.#subscriberByTokenHash = compiledOnce(db, 2, (tokenHash: string, now: number) =>
+      db
+        .selectFrom('users')
+        .leftJoin('user_packages as running', (join) =>
+          join.on('running.id', '=', (eb) =>
+            eb
+              .selectFrom('user_packages as live')
+              .select('live.id')
+              .whereRef('live.user_id', '=', 'users.id')
+              .where('live.ended_at', 'is', null)
+              .where('live.starts_at', '<=', now)
+              .where('live.ends_at', '>', now)
+              .orderBy('live.starts_at')
+              .orderBy('live.id')
+              .limit(sql.lit(1)),
+          ),
+        )
+        .select(['users.id', 'users.uuid', 'users.banned'])
+        .select(COUNTER_COLUMNS.map((column) => `running.${column}` as const))
+        .where('users.sub_token_hash', '=', tokenHash),
     );
   }
 
@@ -213,8 +252,13 @@ export class SubscriptionRepository {
     }
   }
 
-  findSubscriberByTokenHash(tokenHash: string): Promise<SubscriberRow | undefined> {
-    return this.#subscriberByTokenHash.takeFirst(tokenHash) as Promise<SubscriberRow | undefined>;
+  async findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+    const row = await this.#subscriberByTokenHash.takeFirst(tokenHash, now);
+    if (!row) return undefined;
+    const { id, uuid, banned, ...running } = row;
+    return running.starts_at === null
+      ? { id, uuid, banned }
+      : { id, uuid, banned, running: running as PackageCounters };
   }
 
   findSubscriber(userId: number): Promise<SubscriberRow | undefined> {

@@ -5,10 +5,10 @@ import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import {
+  type PackageCounters,
   PERIOD_MS,
   SubscriptionRepository,
   type TrafficEntry,
-  type UserPackageRow,
 } from './subscription.repository.js';
 
 export const DAY_MS = 24 * 3600_000;
@@ -112,10 +112,10 @@ export class SubscriptionService {
   /** The customer of a subscription token, or undefined for an unknown, reset or banned one. */
   async subscriber(token: string): Promise<Subscriber | undefined> {
     if (!/^[\w-]{43}$/.test(token)) return undefined;
-    const row = await this.repository.findSubscriberByTokenHash(hashToken(token));
-    if (!row || row.banned) return undefined;
     const now = this.now();
-    const running = (await this.repository.livePackages(row.id, now)).find((pkg) => pkg.starts_at <= now);
+    const row = await this.repository.findSubscriberByTokenHash(hashToken(token), now);
+    if (!row || row.banned) return undefined;
+    const { running } = row;
     return {
       id: row.id,
       uuid: row.uuid,
@@ -282,7 +282,7 @@ export class SubscriptionService {
 }
 
 /** What the running package has used and allows; zeros when nothing runs. */
-function usageOf(running: UserPackageRow | undefined, now: number): Usage {
+function usageOf(running: PackageCounters | undefined, now: number): Usage {
   if (!running) return { upload: 0, download: 0, total: 0, expire: 0 };
   const used = usedNow(running, now);
   return {
@@ -294,7 +294,7 @@ function usageOf(running: UserPackageRow | undefined, now: number): Usage {
 }
 
 /** A package's counters as they stand now: a durational package that entered a new period has used nothing yet. */
-function usedNow(pkg: UserPackageRow, now: number): { upload: number; download: number; total: number } {
+function usedNow(pkg: PackageCounters, now: number): { upload: number; download: number; total: number } {
   const period = pkg.plan_group === 'durational' ? Math.floor((now - pkg.starts_at) / PERIOD_MS) : 0;
   if (pkg.starts_at > now || pkg.period !== period) return { upload: 0, download: 0, total: 0 };
   return { upload: pkg.upload_used, download: pkg.download_used, total: pkg.traffic_used };
