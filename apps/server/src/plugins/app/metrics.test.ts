@@ -115,6 +115,8 @@ describe.each(DATABASES)('metrics on %s', (database) => {
       .get(family)!
       .samples.filter((s) => s.name === `${family}_bucket` && s.labels.route === timed.route);
     for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
+    // A 401 takes well under ten seconds: the last bound counts every one.
+    expect(sampleValue(after, family, { ...timed, le: '10' }, `${family}_bucket`)).toBe(count);
   });
 
   it('labels requests with the route pattern, never the path: a subscription token never shows', async () => {

@@ -91,26 +91,27 @@ class CounterMetric implements Counter {
 
 type Buckets = { counts: number[]; sum: number; count: number };
 
+/** Counts a value in the first bucket it fits; the buckets are summed up when rendered, as the format wants them. */
+function observe(buckets: Buckets, value: number) {
+  const index = LATENCY_BUCKETS.findIndex((bound) => value <= bound);
+  if (index >= 0) buckets.counts[index]! += 1;
+  buckets.sum += value;
+  buckets.count += 1;
+}
+
 class HistogramMetric {
   readonly series = new Series<Buckets>(() => ({ counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 }));
   constructor(
     readonly name: string,
     readonly help: string,
   ) {}
-  observe(labels: Labels, value: number) {
-    const buckets = this.series.entry(labels).value;
-    // Cumulative, as the format wants: each bucket counts every observation at or below its bound.
-    LATENCY_BUCKETS.forEach((bound, index) => {
-      if (value <= bound) buckets.counts[index] = (buckets.counts[index] ?? 0) + 1;
-    });
-    buckets.sum += value;
-    buckets.count += 1;
-  }
   render(): string {
     const lines: string[] = [header(this.name, this.help, 'histogram')];
     for (const { labels, value } of this.series.entries()) {
+      let atOrBelow = 0;
       LATENCY_BUCKETS.forEach((bound, index) => {
-        lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${value.counts[index] ?? 0}`);
+        atOrBelow += value.counts[index]!;
+        lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${atOrBelow}`);
       });
       lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${value.count}`);
       lines.push(`${this.name}_sum${labelText(labels)} ${number(value.sum)}`);
@@ -181,13 +182,27 @@ export default fp<MetricsOptions>(
     };
     fastify.decorate('metrics', api);
 
+    /** Each route's series, per method: found once, so that a request adds to them without building labels. */
+    const routes = new Map<string, { latency: Buckets; byStatus: Map<number, { value: number }> }>();
     // A callback hook: it runs on every request, where a promise each is a measurable cost.
     fastify.addHook('onResponse', (request, reply, done) => {
+      const { method } = request;
       // Requests that matched no route share one label, so that unknown paths cannot grow the series.
       const route = request.routeOptions.url ?? 'unmatched';
-      const status = String(reply.statusCode);
-      requests.inc({ method: request.method, route, status });
-      latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      const key = `${method} ${route}`;
+      let series = routes.get(key);
+      if (!series) {
+        series = { latency: latency.series.entry({ method, route }).value, byStatus: new Map() };
+        routes.set(key, series);
+      }
+      const status = reply.statusCode;
+      let count = series.byStatus.get(status);
+      if (!count) {
+        count = requests.series.entry({ method, route, status: String(status) });
+        series.byStatus.set(status, count);
+      }
+      count.value += 1;
+      observe(series.latency, reply.elapsedTime / 1000);
       done();
     });
 
