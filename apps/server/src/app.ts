@@ -84,7 +84,11 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(storePlugin, { redisUrl: config.redisUrl, now, ...(redisKeyPrefix ? { redisKeyPrefix } : {}) });
   await app.register(rateLimitPlugin);
-  await app.register(dbPlugin, { databaseUrl: config.databaseUrl, searchPath });
+  await app.register(dbPlugin, {
+    databaseUrl: config.databaseUrl,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    searchPath,
+  });
   await app.register(mailPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir });
   await app.register(captchaPlugin, { testCode: config.captchaTestCode });
   await app.register(jobsPlugin);

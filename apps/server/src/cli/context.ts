@@ -46,7 +46,10 @@ export type AdminContext = { services: AdminServices; close(): Promise<void> };
  * factories as the plugins.
  */
 export async function openAdminContext(config: Config, now: () => number = Date.now): Promise<AdminContext> {
-  const { db, dialect } = openDatabase(config.databaseUrl, { poolSize: 2 });
+  const { db, dialect } = openDatabase(config.databaseUrl, {
+    poolSize: 2,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+  });
   try {
     await migrateToLatest(db as Kysely<unknown>);
   } catch (error) {

@@ -25,6 +25,8 @@ export type DatabaseOptions = {
   /** PostgreSQL only: the schema to work in (tests use one each). */
   searchPath?: string;
   poolSize?: number;
+  /** PostgreSQL only: a query with no answer in this time closes its connection (`watchQueries`). */
+  queryTimeoutMs?: number;
 };
 
 export function dialectOf(url: string): Dialect {
@@ -80,7 +82,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    namePreparedStatements(client);
+    wrapQueries(client, options.queryTimeoutMs);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
@@ -98,13 +100,28 @@ export function prepareOnPostgres(text: string): void {
   if (!preparedNames.has(text)) preparedNames.set(text, `mutenet_${preparedNames.size + 1}`);
 }
 
-function namePreparedStatements(client: pg.PoolClient) {
+/**
+ * Each query of a connection: a registered text goes as its named prepared statement, and a query that has no answer
+ * within `timeoutMs` closes the connection. Over a network that drops packets silently (a host lost behind a
+ * firewall), a query would otherwise wait for TCP to give up, a quarter of an hour, and the connection would stay
+ * stuck even once the network came back; closed, it fails its query (a 503) and the pool makes a new one.
+ */
+function wrapQueries(client: pg.PoolClient, timeoutMs: number | undefined) {
   type Query = (...args: unknown[]) => unknown;
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (...args) => {
     const [text, values] = args;
     const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
-    return name ? query({ name, text, values }) : query(...args);
+    const result = name ? query({ name, text, values }) : query(...args);
+    if (!timeoutMs || !(result instanceof Promise)) return result;
+    const silence = setTimeout(() => {
+      // pg has no public way to drop a connection that does not answer; its own query timeout does the same.
+      const { stream } = (client as unknown as { connection: { stream: { destroy(error: Error): void } } }).connection;
+      stream.destroy(
+        Object.assign(new Error('Connection terminated: the database did not answer'), { code: 'ETIMEDOUT' }),
+      );
+    }, timeoutMs);
+    return result.finally(() => clearTimeout(silence));
   };
 }
 

@@ -247,8 +247,7 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
       expect(response.status).toBe(200);
       return { proxies: response.text !== '', userinfo: response.headers.get('subscription-userinfo') };
     };
-    const [first, queued] = (await customer.api.get('/mutenet/user/package/stat', { token: customer.token })).body
-      .data;
+    const [first, queued] = (await customer.api.get('/mutenet/user/package/stat', { token: customer.token })).body.data;
     await agent(app, nodes[2]!).push({ [customer.id]: [1000, 2000] });
     expect(await feedOf()).toEqual({
       proxies: true,

@@ -13,12 +13,12 @@ declare module 'fastify' {
   }
 }
 
-export type DbOptions = { databaseUrl: string; searchPath?: string | undefined };
+export type DbOptions = { databaseUrl: string; queryTimeoutMs: number; searchPath?: string | undefined };
 
 /** Opens the database, brings its schema up to date, and closes it last on shutdown. */
 export default fp<DbOptions>(
-  async (fastify, { databaseUrl, searchPath }) => {
-    const { db, dialect } = openDatabase(databaseUrl, searchPath ? { searchPath } : {});
+  async (fastify, { databaseUrl, queryTimeoutMs, searchPath }) => {
+    const { db, dialect } = openDatabase(databaseUrl, { queryTimeoutMs, ...(searchPath ? { searchPath } : {}) });
     try {
       await migrateToLatest(db as Kysely<unknown>);
     } catch (error) {

@@ -47,6 +47,7 @@ const EnvSchema = z
       .string()
       .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
       .default('sqlite:./data/mutenet.db'),
+    DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')),
     PUBLIC_URL: optional(url),
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')),
@@ -101,6 +102,8 @@ export type Config = {
   /** Worker processes serving on the one port (`WEB_CONCURRENCY`); 1 runs no cluster. */
   workers: number;
   databaseUrl: string;
+  /** PostgreSQL: a query with no answer in this time closes its connection and fails (503). */
+  databaseQueryTimeoutMs: number;
   redisUrl: string | undefined;
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -144,6 +147,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     workers: env.WEB_CONCURRENCY,
     databaseUrl: env.DATABASE_URL,
+    databaseQueryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
     redisUrl: env.REDIS_URL as string | undefined,
     publicUrl: ((env.PUBLIC_URL as string | undefined) ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL as string | undefined,
