@@ -128,8 +128,11 @@ function wrapQueries(client: pg.PoolClient, timeoutMs: number | undefined) {
 /** How many prepared statements a SQLite connection keeps: far more than the app's distinct query texts. */
 const PREPARED_STATEMENTS = 1000;
 
-/** A statement that changes the schema (a migration's, or a push's temporary table and trigger). */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+/**
+ * A statement that changes the schema, as a migration's. A temporary table or trigger (a push's) is not one: no kept
+ * statement can have read a name that did not exist, and the app's temporary names shadow none of its tables.
+ */
+const SCHEMA_CHANGE = /^\s*(create(?!\s+temp(orary)?\s)|alter|drop)\b/i;
 
 /**
  * Kysely prepares every query anew, and preparing (parsing and planning) costs SQLite more than running a small
