@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { relayGathers } from './lib/cluster-gather.js';
 
 /**
  * A worker that died after a healthy run is started again after the first delay; one that keeps dying soon after
@@ -58,6 +59,7 @@ export function superviseWorkers(count: number, log: Logger): void {
     }, SHUTDOWN_TIMEOUT_MS).unref();
   };
 
+  relayGathers(() => slots.flatMap((slot) => (slot.worker ? [slot.worker] : [])));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (const slot of slots) start(slot);

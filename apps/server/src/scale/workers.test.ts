@@ -27,13 +27,31 @@ const listeners = (server: ServerProcess) =>
 
 /** A GET on a connection of its own: the primary hands each new connection to the next worker. */
 function getOnNewConnection(url: string): Promise<number> {
+  return getTextOnNewConnection(url).then(({ status }) => status);
+}
+
+function getTextOnNewConnection(url: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent: false }, (response) => {
-        response.resume().on('end', () => resolve(response.statusCode ?? 0));
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
       })
       .on('error', reject);
   });
+}
+
+/** The health checks answered 200, as a scrape of `/metrics` (on a new connection, so by either worker) counts them. */
+async function healthChecksCounted(base: string): Promise<number> {
+  const { status, text } = await getTextOnNewConnection(`${base}/metrics`);
+  expect(status).toBe(200);
+  const line = text
+    .split('\n')
+    .find((each) => each.startsWith('mutenet_http_requests_total{method="GET",route="/healthz",status="200"}'));
+  return Number(line?.split(' ').at(-1) ?? 0);
 }
 
 const alive = (pid: number) => {
@@ -108,6 +126,13 @@ describe('WEB_CONCURRENCY worker processes', () => {
           return pids.size === 2 ? pids : undefined;
         }, 'both workers to answer');
         expect([...servedBy].sort()).toEqual([...workers].sort());
+
+        // Each worker counts its own requests; a scrape, whichever worker answers it, adds up both workers' counts.
+        const counted = await healthChecksCounted(base);
+        for (let round = 0; round < 3; round++) {
+          await Promise.all(Array.from({ length: 5 }, () => getOnNewConnection(`${base}/healthz`)));
+          expect(await healthChecksCounted(base)).toBe(counted + 5 * (round + 1));
+        }
 
         // A worker killed outright is replaced after the restart delay, while the other one goes on serving.
         process.kill(workers[0]!, 'SIGKILL');

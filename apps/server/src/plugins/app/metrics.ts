@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { answerGathers, gatherFromWorkers } from '../../lib/cluster-gather.js';
 import { sameSecret } from '../../lib/secrets.js';
 import { sendError } from './errors.js';
 
@@ -54,14 +55,21 @@ function number(value: number): string {
 const header = (name: string, help: string, type: string) =>
   `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
 
+type Entry<T> = { labels: Labels; value: T };
+
+/** A label set's key: a plain join, not JSON (names and values hold no NUL). */
+function keyOf(labels: Labels): string {
+  let key = '';
+  for (const name in labels) key += `${name}\u0000${labels[name]}\u0000`;
+  return key;
+}
+
 /** One value per label set. */
 class Series<T> {
-  readonly #entries = new Map<string, { labels: Labels; value: T }>();
+  readonly #entries = new Map<string, Entry<T>>();
   constructor(private readonly initial: () => T) {}
-  entry(labels: Labels): { labels: Labels; value: T } {
-    // Every request observes two series: a plain join, not JSON, keys them (names and values hold no NUL).
-    let key = '';
-    for (const name in labels) key += `${name}\u0000${labels[name]}\u0000`;
+  entry(labels: Labels): Entry<T> {
+    const key = keyOf(labels);
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = { labels, value: this.initial() };
@@ -69,9 +77,22 @@ class Series<T> {
     }
     return entry;
   }
-  entries() {
+  entries(): Entry<T>[] {
     return [...this.#entries.values()];
   }
+}
+
+/** Several processes' entries of one metric as one, the values of each label set added up. */
+function merged<T>(lists: Entry<T>[][], add: (a: T, b: T) => T): Entry<T>[] {
+  const byKey = new Map<string, Entry<T>>();
+  for (const list of lists) {
+    for (const { labels, value } of list) {
+      const key = keyOf(labels);
+      const seen = byKey.get(key);
+      byKey.set(key, { labels, value: seen ? add(seen.value, value) : value });
+    }
+  }
+  return [...byKey.values()];
 }
 
 class CounterMetric implements Counter {
@@ -83,8 +104,9 @@ class CounterMetric implements Counter {
   inc(labels: Labels = {}, by = 1) {
     this.series.entry(labels).value += by;
   }
-  render(): string {
-    const lines = this.series.entries().map(({ labels, value }) => `${this.name}${labelText(labels)} ${number(value)}`);
+  static add = (a: number, b: number) => a + b;
+  render(entries: Entry<number>[]): string {
+    const lines = entries.map(({ labels, value }) => `${this.name}${labelText(labels)} ${number(value)}`);
     return [header(this.name, this.help, 'counter'), ...lines].join('\n');
   }
 }
@@ -105,9 +127,14 @@ class HistogramMetric {
     readonly name: string,
     readonly help: string,
   ) {}
-  render(): string {
+  static add = (a: Buckets, b: Buckets): Buckets => ({
+    counts: a.counts.map((count, index) => count + b.counts[index]!),
+    sum: a.sum + b.sum,
+    count: a.count + b.count,
+  });
+  render(entries: Entry<Buckets>[]): string {
     const lines: string[] = [header(this.name, this.help, 'histogram')];
-    for (const { labels, value } of this.series.entries()) {
+    for (const { labels, value } of entries) {
       let atOrBelow = 0;
       LATENCY_BUCKETS.forEach((bound, index) => {
         atOrBelow += value.counts[index]!;
@@ -139,13 +166,13 @@ export default fp<MetricsOptions>(
       if (!NAME.test(name) || names.has(name)) throw new Error(`bad or repeated metric name "${name}"`);
       names.add(name);
     };
-    const metrics: Array<CounterMetric | HistogramMetric> = [];
+    const counters: CounterMetric[] = [];
     const gauges: Gauge[] = [];
 
     const counter = (name: string, help: string) => {
       claim(name);
       const metric = new CounterMetric(name, help);
-      metrics.push(metric);
+      counters.push(metric);
       return metric;
     };
     const requests = counter('mutenet_http_requests_total', 'HTTP requests by method, route pattern and status.');
@@ -154,7 +181,14 @@ export default fp<MetricsOptions>(
       'mutenet_http_request_duration_seconds',
       'HTTP request latency by method and route pattern, in seconds.',
     );
-    metrics.push(latency);
+
+    // Under WEB_CONCURRENCY each worker counts its own requests and jobs: a scrape shows them all added up.
+    type Counts = { counters: Record<string, Entry<number>[]>; latency: Entry<Buckets>[] };
+    const counts = (): Counts => ({
+      counters: Object.fromEntries(counters.map((metric) => [metric.name, metric.series.entries()])),
+      latency: latency.series.entries(),
+    });
+    answerGathers('metrics', counts);
 
     async function renderGauge({ name, help, collect }: Gauge): Promise<string> {
       let samples: Sample[];
@@ -176,7 +210,27 @@ export default fp<MetricsOptions>(
         gauges.push({ name, help, collect });
       },
       async render() {
-        const parts = [...metrics.map((metric) => metric.render()), ...(await Promise.all(gauges.map(renderGauge)))];
+        const [everyWorker, gauged] = await Promise.all([
+          gatherFromWorkers('metrics', counts),
+          Promise.all(gauges.map(renderGauge)),
+        ]);
+        const parts = [
+          ...counters.map((metric) =>
+            metric.render(
+              merged(
+                everyWorker.map((each) => each.counters[metric.name] ?? []),
+                CounterMetric.add,
+              ),
+            ),
+          ),
+          latency.render(
+            merged(
+              everyWorker.map((each) => each.latency),
+              HistogramMetric.add,
+            ),
+          ),
+          ...gauged,
+        ];
         return `${parts.join('\n')}\n`;
       },
     };
