@@ -25,7 +25,7 @@ export type DatabaseOptions = {
   /** PostgreSQL only: the schema to work in (tests use one each). */
   searchPath?: string;
   poolSize?: number;
-  /** PostgreSQL only: a query with no answer in this time closes its connection (`watchQueries`). */
+  /** PostgreSQL only: a query with no answer in this time closes its connection (`wrapQueries`). */
   queryTimeoutMs?: number;
 };
 

@@ -31,7 +31,10 @@ export function answerGathers(topic: string, provide: () => unknown): void {
       if (!isMessage(message)) return;
       if (message.mutenetGather === 'ask') {
         const provide = providers.get(message.topic);
-        process.send?.({ mutenetGather: 'tell', id: message.id, value: provide ? provide() : null } satisfies Tell);
+        // A worker being stopped may have lost its channel: the primary then leaves it out.
+        if (process.connected) {
+          process.send?.({ mutenetGather: 'tell', id: message.id, value: provide ? provide() : null } satisfies Tell);
+        }
       } else if (message.mutenetGather === 'told') {
         waiting.get(message.id)?.(message.values);
       }
@@ -45,7 +48,7 @@ export function answerGathers(topic: string, provide: () => unknown): void {
  * a cluster or the primary does not answer in time.
  */
 export function gatherFromWorkers<T>(topic: string, own: () => T): Promise<T[]> {
-  if (!cluster.isWorker || !providers.has(topic)) return Promise.resolve([own()]);
+  if (!cluster.isWorker || !providers.has(topic) || !process.connected) return Promise.resolve([own()]);
   const id = randomUUID();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

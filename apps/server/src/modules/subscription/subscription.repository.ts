@@ -26,10 +26,6 @@ export type TrafficEntry = { userId: number; upload: number; download: number };
 export type SubscriberRow = { id: number; uuid: string; banned: number; sub_nonce: string | null };
 
 /** What a package's usage is worked out from. */
-export type PackageCounters = Pick<
-  UserPackageRow,
-  'plan_group' | 'traffic_total' | 'traffic_used' | 'upload_used' | 'download_used' | 'period' | 'starts_at' | 'ends_at'
->;
 const COUNTER_COLUMNS = [
   'plan_group',
   'traffic_total',
@@ -40,6 +36,7 @@ const COUNTER_COLUMNS = [
   'starts_at',
   'ends_at',
 ] as const;
+export type PackageCounters = Pick<UserPackageRow, (typeof COUNTER_COLUMNS)[number]>;
 
 /** A subscription token's customer, with the package running now, if any. */
 export type SubscriberWithPackage = Pick<SubscriberRow, 'id' | 'uuid' | 'banned'> & { running?: PackageCounters };
@@ -49,22 +46,7 @@ export const PERIOD_MS = 30 * 24 * 3600_000;
 
 export type NewUserPackage = Omit<UserPackageRow, 'id' | 'traffic_used' | 'upload_used' | 'download_used' | 'period'>;
 
-const COLUMNS = [
-  'id',
-  'user_id',
-  'order_id',
-  'plan_id',
-  'package_id',
-  'plan_group',
-  'traffic_total',
-  'traffic_used',
-  'upload_used',
-  'download_used',
-  'period',
-  'days',
-  'starts_at',
-  'ends_at',
-] as const;
+const COLUMNS = ['id', 'user_id', 'order_id', 'plan_id', 'package_id', 'days', ...COUNTER_COLUMNS] as const;
 
 /** The period a package is in at `now`, in SQL: 0 for traffic packages. */
 const currentPeriod = (now: number) =>
