@@ -1,6 +1,7 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIB } from '../lib/units.js';
+import { USER_LIST_MAX_AGE_MS } from '../modules/node-api/user-list.js';
 import { captcha, PASSWORD, signUp } from '../test/accounts.js';
 import { seedCatalog } from '../test/catalog.js';
 import { type CallResult, httpClient } from '../test/http-client.js';
@@ -125,6 +126,13 @@ if (redisUrl) {
     const email = 'outage.redis@example.com';
     const api = () => httpClient(app.url, { language: 'en' });
     const newCaptcha = () => timed(api().get('/mutenet/verify/code/img'));
+    /** The ids in the user list a node pulls, answered in good time. */
+    const listed = async () => {
+      const pulled = await timed(agent(app, node).users());
+      expect(pulled.status).toBe(200);
+      expect(pulled.ms).toBeLessThan(ANSWER_WITHIN_MS);
+      return (pulled.body.users as Array<{ id: number }>).map((user) => user.id);
+    };
     const captchaServed = async () => (await newCaptcha()).status === 200;
     /** A customer's bytes over all their packages: uploaded, and counted against allowances. */
     const usage = async (customerId: number) => {
@@ -166,6 +174,9 @@ if (redisUrl) {
         const issued = await captcha(client);
         // The allowance the push below uses up, bought while the store is there.
         await heavy.buy(traffic);
+        // A customer with one traffic package, and the list nodes pull, built while the store is there.
+        const lone = await customerWithPackage(app, `lone.${how}.redis@example.com`, traffic);
+        expect(await listed()).toContain(lone.id);
         const heldBefore = proxy.held();
         await proxy.cut(how);
         // The client reconnects at once: into the black hole, when the proxy is one.
@@ -193,6 +204,14 @@ if (redisUrl) {
         const exhausting = await timed(agent(app, node).push({ [heavy.id]: [200 * GIB, 0] }));
         expect({ status: exhausting.status, body: exhausting.body }).toEqual({ status: 200, body: { data: true } });
         expect((await usage(heavy.id)).used).toBe(usedBefore + 200 * GIB * node.rate);
+        // Nodes go on pulling their list: the kept one, which a used-up allowance cannot mark as changed while the
+        // store is away, then, once its minute is up, one built again from the database, without that customer.
+        await agent(app, node).push({ [lone.id]: [200 * GIB, 0] });
+        expect(await listed()).toContain(lone.id);
+        app.clock.advance(USER_LIST_MAX_AGE_MS);
+        const rebuilt = await listed();
+        expect(rebuilt).toContain(customer.id);
+        expect(rebuilt).not.toContain(lone.id);
 
         await restoreAndResume(proxy, captchaServed);
         const login = await client.post('/mutenet/login', {

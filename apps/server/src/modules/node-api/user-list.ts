@@ -12,7 +12,10 @@ export type UserList = { body: Buffer; gzipped: Buffer; etag: string };
 
 const gzipAsync = promisify(gzip);
 
-type Entry = UserList & { version: string | null; validUntil: number };
+/** The version of a list built while the store could not be read: no version read later is equal to it. */
+const UNKNOWN = Symbol('version unknown');
+
+type Entry = UserList & { version: string | null | typeof UNKNOWN; validUntil: number };
 
 /**
  * The users every node serves, as the body nodes pull and its ETag. Kept until a write bumps the users' version or
@@ -28,9 +31,11 @@ export class UserListCache {
   ) {}
 
   async current(): Promise<UserList> {
-    const version = await this.subscriptions.usersVersion();
+    // A store that is away leaves the version unknown: the list kept is served until its time is up, then built
+    // again from the database, so that agents keep pulling a list at most a minute old rather than a 503.
+    const version = await this.subscriptions.usersVersion().catch((): typeof UNKNOWN => UNKNOWN);
     const entry = this.#entry;
-    if (entry && entry.version === version && this.now() < entry.validUntil) return entry;
+    if (entry && (version === UNKNOWN || entry.version === version) && this.now() < entry.validUntil) return entry;
     // One rebuild at a time: concurrent pulls wait for the same one.
     this.#building ??= this.#build(version).finally(() => {
       this.#building = undefined;
@@ -38,7 +43,7 @@ export class UserListCache {
     return this.#building;
   }
 
-  async #build(version: string | null): Promise<Entry> {
+  async #build(version: Entry['version']): Promise<Entry> {
     const now = this.now();
     const [users, nextChange] = await Promise.all([
       this.subscriptions.usableUsers(),
