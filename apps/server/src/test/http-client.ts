@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { appendTestLog, recordSecret, type SecretKind, testLogFile } from './test-log.js';
 
 export type CallOptions = {
@@ -86,3 +88,32 @@ export function httpClient(baseUrl: string, defaults: { ip?: string; language?: 
 }
 
 export type HttpClient = ReturnType<typeof httpClient>;
+
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/**
+ * A GET whose answer comes as its bytes went over the wire, in the encoding they are in (fetch would decode them):
+ * for what a client that asks for brotli or gzip is sent.
+ */
+export function getRaw(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+/** An answer's text, decoded from the encoding it came in. */
+export function decoded({ headers, body }: RawResponse): string {
+  const encoding = headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(body).toString();
+  if (encoding === 'gzip') return gunzipSync(body).toString();
+  if (encoding) throw new Error(`unexpected content-encoding ${encoding}`);
+  return body.toString();
+}

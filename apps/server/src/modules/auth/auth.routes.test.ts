@@ -11,7 +11,7 @@ import {
   requestCode,
   signUp,
 } from '../../test/accounts.js';
-import { httpClient } from '../../test/http-client.js';
+import { getRaw, httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 const en = (key: keyof typeof MESSAGES) => MESSAGES[key].en;
@@ -37,6 +37,10 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       expect(body.data.imgDat).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/]+=*$/);
       expect(body.data.imgId).toMatch(/^[\w-]{16,}$/);
       expect(headers.get('cache-control')).toBe('no-store');
+      // A picture in base64 is sent as it is, even to a browser that accepts brotli.
+      const raw = await getRaw(`${app.url}/mutenet/verify/code/img`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect(raw.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(raw.body.toString()).data.imgDat).toMatch(/^data:image\/svg\+xml;base64,/);
     });
 
     it('is single-use, whether the answer was right or wrong', async () => {

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GIB } from '../../lib/units.js';
 import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
-import { httpClient } from '../../test/http-client.js';
+import { decoded, getRaw, httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 describe.each(DATABASES)('catalogue on %s', (database) => {
@@ -145,5 +146,47 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
     await sql`insert into settings (key, value, updated_at) values ('unrelated', 'x', 0)`.execute(db);
     await sql`update users set name = name`.execute(db);
     expect(await version()).toBe(before);
+  });
+
+  // Last: it adds a plan.
+  it('sends a kept catalogue compressed as the client asks, the same bytes each time, the same text decoded', async () => {
+    // A plan with a long description, so that the answer is long enough to be worth compressing.
+    const described = await app.app.catalog.addPlan({
+      group: 'traffic',
+      names: { en: 'Described', 'pt-BR': 'Descrito', 'zh-Hans': '描述' },
+      contents: {
+        en: '<p>Fast and private.</p>'.repeat(60),
+        'pt-BR': '<p>Rápido e privado.</p>'.repeat(60),
+        'zh-Hans': '<p>快速而私密。</p>'.repeat(60),
+      },
+    });
+    await app.app.catalog.addPackage(described, {
+      label: '1 TB',
+      days: 30,
+      trafficBytes: 1024 * GIB,
+      prices: [{ currency: 'USD', price_minor: 1999, real_minor: 1999 }],
+    });
+    const raw = (acceptEncoding?: string) =>
+      getRaw(`${app.url}/mutenet/packages`, {
+        authorization: token,
+        ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+      });
+    const plain = await raw();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const text = plain.body.toString();
+    expect(JSON.parse(text).code).toBe(0);
+    for (const [asked, sent] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0.5, gzip', 'gzip'],
+      ['*', 'br'],
+    ] as const) {
+      const [first, second] = [await raw(asked), await raw(asked)];
+      expect(first.headers['content-encoding'], asked).toBe(sent);
+      expect(first.headers.vary).toContain('accept-encoding');
+      expect(second.body.equals(first.body)).toBe(true);
+      expect(decoded(first), asked).toBe(text);
+    }
+    for (const refused of ['identity', 'br;q=0, gzip;q=0', 'deflate']) expect(decoded(await raw(refused))).toBe(text);
   });
 });

@@ -2,7 +2,7 @@ import { MESSAGES, REQUEST_LANGUAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
-import { httpClient } from '../../test/http-client.js';
+import { decoded, getRaw, httpClient } from '../../test/http-client.js';
 import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { resolveProxy } from '../nodes/nodes.service.js';
@@ -182,6 +182,25 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     expect((await fetchFeed(after)).status).toBe(200);
     const usersAfter = (await agent(app, nodes[0]!).users()).body.users.map((user: { uuid: string }) => user.uuid);
     expect(usersAfter).not.toContain(uuidBefore);
+  });
+
+  it('sends a feed compressed as a client app asks (gzip), the same text decoded, and as it is to one that does not', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    const url = new URL(await linkOf(customer));
+    const fetchRaw = (headers: Record<string, string>) =>
+      getRaw(`${app.url}${url.pathname}`, { 'user-agent': 'ClashMetaForAndroid/2.11.5.Meta', ...headers });
+    const plain = await fetchRaw({});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    for (const [asked, sent] of [
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br', 'br'],
+    ] as const) {
+      const answer = await fetchRaw({ 'accept-encoding': asked });
+      expect(answer.headers['content-encoding']).toBe(sent);
+      expect(answer.body.length).toBeLessThan(plain.body.length / 3);
+      expect(decoded(answer)).toBe(plain.body.toString());
+    }
   });
 
   it('limits how often one link is fetched', async () => {

@@ -1,30 +1,13 @@
 import fs from 'node:fs/promises';
-import http from 'node:http';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { MESSAGES, RUNTIME_CONFIG_PATH, RuntimeConfigSchema } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient } from '../../test/http-client.js';
+import { getRaw, httpClient } from '../../test/http-client.js';
 import { cspOf, expectSecurityHeaders } from '../../test/security-headers.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
-
-type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
-
-/** A GET whose body is left as it came over the wire (fetch would decompress it). */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject);
-  });
-}
 
 const INDEX_HTML = '<!doctype html><html><head><title>Mutenet</title></head><body><div id="root"></div></body></html>';
 const CHECKOUT_HTML =
@@ -86,7 +69,7 @@ describe('the built web app', () => {
   it.each(['/person/', '/person/login', '/person/pannel/mobile/en', '/person/index.html', '/person/a/b/c?x=1'])(
     'answers %s with index.html, never cached',
     async (url) => {
-      const { status, headers, body } = await rawGet(`${app.url}${url}`);
+      const { status, headers, body } = await getRaw(`${app.url}${url}`);
       expect(status).toBe(200);
       expect(headers['content-type']).toMatch(/^text\/html/);
       expect(headers['cache-control']).toBe('no-cache');
@@ -98,7 +81,7 @@ describe('the built web app', () => {
   it.each(['/shopDetails/en/202608011200001234567890', '/shopDetails/pt-BR/x', '/person/checkout.html'])(
     'answers %s with the checkout page, under a policy with no inline style and no form',
     async (url) => {
-      const { status, headers, body } = await rawGet(`${app.url}${url}`);
+      const { status, headers, body } = await getRaw(`${app.url}${url}`);
       expect(status).toBe(200);
       expect(headers['cache-control']).toBe('no-cache');
       expect(body.toString('utf8')).toBe(CHECKOUT_HTML);
@@ -114,7 +97,7 @@ describe('the built web app', () => {
   );
 
   it('serves a hashed asset for good', async () => {
-    const { status, headers, body } = await rawGet(`${app.url}/person/assets/app-abc123.js`);
+    const { status, headers, body } = await getRaw(`${app.url}/person/assets/app-abc123.js`);
     expect(status).toBe(200);
     expect(headers['content-type']).toMatch(/javascript/);
     expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -124,7 +107,7 @@ describe('the built web app', () => {
   });
 
   it('serves other files of the build without long caching', async () => {
-    const { status, headers } = await rawGet(`${app.url}/person/favicon.svg`);
+    const { status, headers } = await getRaw(`${app.url}/person/favicon.svg`);
     expect(status).toBe(200);
     expect(headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(headers['cache-control']).toBe('no-cache');
@@ -134,7 +117,7 @@ describe('the built web app', () => {
     ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
     ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
   ] as const)('sends the precompressed %s file, which decompresses to the asset', async (encoding, decompress) => {
-    const { status, headers, body } = await rawGet(`${app.url}/person/assets/app-abc123.js`, {
+    const { status, headers, body } = await getRaw(`${app.url}/person/assets/app-abc123.js`, {
       'accept-encoding': encoding,
     });
     expect(status).toBe(200);
@@ -146,7 +129,7 @@ describe('the built web app', () => {
   });
 
   it('prefers brotli when the browser takes both', async () => {
-    const { headers, body } = await rawGet(`${app.url}/person/assets/app-abc123.js`, {
+    const { headers, body } = await getRaw(`${app.url}/person/assets/app-abc123.js`, {
       'accept-encoding': 'gzip, deflate, br',
     });
     expect(headers['content-encoding']).toBe('br');
@@ -157,7 +140,7 @@ describe('the built web app', () => {
     ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
     ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
   ] as const)('compresses an asset that has no precompressed file (%s)', async (encoding, decompress) => {
-    const { status, headers, body } = await rawGet(`${app.url}/person/assets/style-def456.css`, {
+    const { status, headers, body } = await getRaw(`${app.url}/person/assets/style-def456.css`, {
       'accept-encoding': encoding,
     });
     expect(status).toBe(200);
@@ -182,7 +165,7 @@ describe('the built web app', () => {
     '/person/%2e%2e/%2e%2e/etc/passwd',
     '/person/assets/..%2f..%2fpackage.json',
   ])('serves nothing outside the build for %s', async (url) => {
-    const { status, body } = await rawGet(`${app.url}${url}`);
+    const { status, body } = await getRaw(`${app.url}${url}`);
     const text = body.toString('utf8');
     expect([200, 404]).toContain(status);
     if (status === 200) expect(text).toBe(INDEX_HTML);
@@ -222,7 +205,7 @@ describe('the built web app', () => {
   });
 
   it('gives the files of the build other than the two pages the policy of answers', async () => {
-    const { headers } = await rawGet(`${app.url}/person/favicon.svg`);
+    const { headers } = await getRaw(`${app.url}/person/favicon.svg`);
     expectSecurityHeaders(headers);
     expect(cspOf(headers).get('default-src')).toEqual(["'none'"]);
   });

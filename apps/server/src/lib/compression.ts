@@ -1,0 +1,46 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** Answers this long or longer are compressed: shorter ones gain less than the encoding costs. */
+export const COMPRESS_FROM_BYTES = 1024;
+
+export type Encoding = 'br' | 'gzip';
+
+/**
+ * The encoding an answer goes in, as the client's `Accept-Encoding` allows: the one with the higher weight, brotli
+ * on a tie; none when neither is accepted (absent, or `q=0`).
+ */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((each) => each.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (name) weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const any = weights.get('*') ?? 0;
+  const br = weights.get('br') ?? any;
+  const gzip = weights.get('gzip') ?? weights.get('x-gzip') ?? any;
+  if (br <= 0 && gzip <= 0) return undefined;
+  return br >= gzip ? 'br' : 'gzip';
+}
+
+/** An answer made for one request, compressed at once at the usual settings (brotli 4, gzip 6). */
+export function compressNow(payload: string | Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+    : gzipSync(payload);
+}
+
+/** A text compressed at the best ratio: for answers compressed once and sent many times. */
+export function compressOnce(text: string, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(text, {
+        params: {
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text),
+        },
+      })
+    : gzipSync(text, { level: constants.Z_BEST_COMPRESSION });
+}
