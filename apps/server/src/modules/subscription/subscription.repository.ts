@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/column-types.js';
 import { compiledOnce } from '../../db/compiled-query.js';
 import type { Executor } from '../../db/transaction.js';
@@ -82,24 +82,12 @@ export class SubscriptionRepository {
         .orderBy('user_packages.starts_at')
         .orderBy('user_packages.id'),
     );
-    // One query per feed fetch: the customer, and the first live package if it has started (the live ones run in
-    // order of start, so no later one can have started before it).
+    // One query per feed fetch: the customer, and the package running now.
     this.#subscriberByTokenHash = compiledOnce(db, 2, (tokenHash: string, now: number) =>
       db
         .selectFrom('users')
         .leftJoin('user_packages as running', (join) =>
-          join.on('running.id', '=', (eb) =>
-            eb
-              .selectFrom('user_packages as live')
-              .select('live.id')
-              .whereRef('live.user_id', '=', 'users.id')
-              .where('live.ended_at', 'is', null)
-              .where('live.starts_at', '<=', now)
-              .where('live.ends_at', '>', now)
-              .orderBy('live.starts_at')
-              .orderBy('live.id')
-              .limit(sql.lit(1)),
-          ),
+          join.on('running.id', '=', runningPackageId(db, sql.ref<number>('users.id'), now)),
         )
         .select(['users.id', 'users.uuid', 'users.banned'])
         .select(COUNTER_COLUMNS.map((column) => `running.${column}` as const))
@@ -193,12 +181,7 @@ export class SubscriptionRepository {
         traffic_used = case when period = ${period} then traffic_used + pushed.up + pushed.down else pushed.up + pushed.down end,
         period = ${period}
       from pushed
-      where user_packages.id = (
-        select running.id from user_packages as running
-        where running.user_id = pushed.user_id and running.ended_at is null
-          and running.starts_at <= ${now} and running.ends_at > ${now}
-        order by running.starts_at, running.id limit 1
-      )`;
+      where user_packages.id = (${runningPackageId(this.db, sql.ref<number>('pushed.user_id'), now)})`;
     if (postgres) {
       const { rows } = await sql<{ user_id: number }>`${update}
         returning case when user_packages.traffic_used >= user_packages.traffic_total then user_packages.user_id end
@@ -346,20 +329,10 @@ export class SubscriptionRepository {
 
   /** Raises the allowance of the user's running package by `bytes`; false when nothing runs. */
   async raiseRunningAllowance(userId: number, bytes: number, now: number): Promise<boolean> {
-    const running = this.db
-      .selectFrom('user_packages as running')
-      .select('running.id')
-      .where('running.user_id', '=', userId)
-      .where('running.ended_at', 'is', null)
-      .where('running.starts_at', '<=', now)
-      .where('running.ends_at', '>', now)
-      .orderBy('running.starts_at')
-      .orderBy('running.id')
-      .limit(1);
     const result = await this.db
       .updateTable('user_packages')
       .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
-      .where('id', '=', running)
+      .where('id', '=', runningPackageId(this.db, userId, now))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
@@ -371,6 +344,23 @@ export class SubscriptionRepository {
       .where('id', '=', id)
       .execute();
   }
+}
+
+/**
+ * The id of the package running now for a user (given, or a column of the query around): the first live one by start,
+ * if it has started. The live ones run in order of start, so no later one can have started before it.
+ */
+function runningPackageId(db: Executor, user: number | RawBuilder<number>, now: number) {
+  return db
+    .selectFrom('user_packages as live')
+    .select('live.id')
+    .where('live.user_id', '=', user)
+    .where('live.ended_at', 'is', null)
+    .where('live.starts_at', '<=', now)
+    .where('live.ends_at', '>', now)
+    .orderBy('live.starts_at')
+    .orderBy('live.id')
+    .limit(sql.lit(1));
 }
 
 /** `[[userId, upload, download], …]` as JSON, written directly: no array per user made to be stringified. */
