@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyReply } from 'fastify';
 
 /** Answers this long or longer are compressed: shorter ones gain less than the encoding costs. */
 export const COMPRESS_FROM_BYTES = 1024;
@@ -23,6 +24,19 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   const gzip = weights.get('gzip') ?? weights.get('x-gzip') ?? any;
   if (br <= 0 && gzip <= 0) return undefined;
   return br >= gzip ? 'br' : 'gzip';
+}
+
+/**
+ * The encoding an answer of `bytes` goes in to this request's client, none when it is too short to gain from one or
+ * the client takes neither; a long answer says it varies with `Accept-Encoding` either way.
+ */
+export function encodingFor(reply: FastifyReply, bytes: number): Encoding | undefined {
+  if (bytes < COMPRESS_FROM_BYTES) return undefined;
+  const vary = reply.getHeader('vary');
+  if (typeof vary !== 'string' || !/accept-encoding/i.test(vary)) {
+    reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+  }
+  return chooseEncoding(reply.request.headers['accept-encoding']);
 }
 
 /** An answer made for one request, compressed at once at the usual settings (brotli 4, gzip 6). */

@@ -1,9 +1,9 @@
 import type { RequestLanguage } from '@mutenet/contract';
 import type { FastifyReply } from 'fastify';
-import { COMPRESS_FROM_BYTES, chooseEncoding, compressOnce, type Encoding } from './compression.js';
+import { compressOnce, type Encoding, encodingFor } from './compression.js';
 
 /** A body already written, and compressed in each encoding asked for so far. */
-type Body = { json: string; encoded: Partial<Record<Encoding, Buffer>> };
+type Body = { json: string; bytes: number; encoded: Partial<Record<Encoding, Buffer>> };
 
 /** Bodies already written, per kept object and language. */
 const bodies = new WeakMap<object, Partial<Record<RequestLanguage, Body>>>();
@@ -30,13 +30,12 @@ export function sendKeptAnswer(
   if (body === undefined) {
     const serialize = reply.getSerializationFunction('200');
     if (!serialize) throw new Error('sendKeptAnswer: the route has no serializer for 200');
-    body = { json: serialize(answer()), encoded: {} };
+    const json = serialize(answer());
+    body = { json, bytes: Buffer.byteLength(json), encoded: {} };
     perLanguage[language] = body;
   }
   reply.type('application/json; charset=utf-8');
-  if (body.json.length < COMPRESS_FROM_BYTES) return reply.send(body.json);
-  reply.header('vary', 'accept-encoding');
-  const encoding = chooseEncoding(reply.request.headers['accept-encoding']);
+  const encoding = encodingFor(reply, body.bytes);
   if (!encoding) return reply.send(body.json);
   body.encoded[encoding] ??= compressOnce(body.json, encoding);
   return reply.header('content-encoding', encoding).send(body.encoded[encoding]);

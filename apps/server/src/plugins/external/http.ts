@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { COMPRESS_FROM_BYTES, chooseEncoding, compressNow } from '../../lib/compression.js';
+import { COMPRESS_FROM_BYTES, compressNow, encodingFor } from '../../lib/compression.js';
 import { SECURITY_HEADERS } from '../../lib/security-headers.js';
 
 /**
@@ -58,17 +58,15 @@ export default fp(
       }
       const type = reply.getHeader('content-type');
       const bytes = Buffer.byteLength(payload);
-      if (bytes < COMPRESS_FROM_BYTES || typeof type !== 'string' || !COMPRESSIBLE.test(type))
+      // Short answers, most of them, leave here: no encoding, no look at the route.
+      if (bytes < COMPRESS_FROM_BYTES || typeof type !== 'string' || !COMPRESSIBLE.test(type)) {
         return done(null, payload);
+      }
       // A large answer (a node's whole user list to an agent that takes brotli but not gzip) would hold the event
       // loop for a tenth of a second: the plugin's stream compresses it on the thread pool.
       if (bytes > COMPRESS_IN_ONE_CALL_UP_TO_BYTES) return done(null, payload);
       if (request.routeOptions.config.compress === false) return done(null, payload);
-      const vary = reply.getHeader('vary');
-      if (typeof vary !== 'string' || !/accept-encoding/i.test(vary)) {
-        reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
-      }
-      const encoding = chooseEncoding(request.headers['accept-encoding']);
+      const encoding = encodingFor(reply, bytes);
       if (!encoding) return done(null, payload);
       reply.header('content-encoding', encoding).removeHeader('content-length');
       done(null, compressNow(payload, encoding));
