@@ -4,6 +4,7 @@ import * as accounts from './migrations/0001-accounts.js';
 import * as catalogOrders from './migrations/0002-catalog-orders.js';
 import * as nodesSubscriptions from './migrations/0003-nodes-subscriptions.js';
 import * as catalogVersion from './migrations/0004-catalog-version.js';
+import * as changeNotices from './migrations/0005-change-notices.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-catalog-orders': catalogOrders,
   '0003-nodes-subscriptions': nodesSubscriptions,
   '0004-catalog-version': catalogVersion,
+  '0005-change-notices': changeNotices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -166,6 +166,13 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
     expect((await onA.put(cancel, { token })).body.code).toBe(2004);
     const closed = await onB.get(`/mutenet/user/orders?no=${second.body.data.orderNo}`, { token });
     expect(closed.body.data).toMatchObject([{ status: 'close' }]);
+
+    // Signed out on one, the session ends on the other too, which keeps sessions in memory: PostgreSQL tells it.
+    expect((await onB.get('/mutenet/user/nodes', { token })).status).toBe(200);
+    expect((await onA.post('/mutenet/logout', { token })).body.code).toBe(0);
+    await vi.waitFor(async () => expect((await onB.get('/mutenet/user/nodes', { token })).status).toBe(401), {
+      timeout: 2000,
+    });
   });
 
   it('counts the per-IP and per-link feed limits over both instances', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../plugins/external/env.js';
 import { appendTestLog, recordSecret, testLogFile } from './test-log.js';
@@ -14,6 +15,17 @@ export const REDIS_URL = process.env.TEST_REDIS_URL;
 export const DATABASES: TestDatabase[] = POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export const CAPTCHA_TEST_CODE = 'pass42';
+
+/**
+ * Checks what the app answers after a write made outside it (another connection: the admin command line, an
+ * operator's SQL). On SQLite the next read sees it. On PostgreSQL the app answers some reads from memory and drops
+ * them when the database's notice arrives (`db/change-feed.ts`), typically microseconds after the commit and at
+ * worst a few milliseconds: the check is repeated for up to two seconds.
+ */
+export async function expectAfterOutsideWrite(database: TestDatabase, check: () => Promise<void>): Promise<void> {
+  if (database === 'sqlite') return check();
+  await vi.waitFor(check, { timeout: 2000, interval: 5 });
+}
 
 /** A clock the test moves by hand: the app's rules and its in-memory store both read it. */
 export class TestClock {

@@ -31,7 +31,7 @@ export type AuthOptions = { now?: () => number };
 export default fp<AuthOptions>(
   async (fastify, { now = Date.now }) => {
     const service = new AuthService({
-      repository: new AuthRepository(fastify.db),
+      repository: new AuthRepository(fastify.db, fastify.dbChanges),
       store: fastify.store,
       captchas: fastify.captchas,
       mailer: fastify.mailer,

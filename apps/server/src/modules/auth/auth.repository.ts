@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { ReadCache } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
 
 export type UserRow = {
@@ -25,16 +27,30 @@ const ACCOUNT_COLUMNS = ['id', 'email', 'name', 'banned', 'created_at'] as const
 /** A LIKE pattern that matches `text` anywhere, with its own `%`, `_` and `\` taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
+/** Sessions kept in memory, by their token's hash: at most this many, each for at most this long. */
+const KEPT_SESSIONS = 100_000;
+const KEPT_SESSION_MS = 60_000;
+
 export class AuthRepository {
   /** Run on every signed-in call: compiled once. */
   readonly #sessionUser;
+  /** Its answers, while the database reports every change to sessions and users (PostgreSQL). */
+  readonly #sessions: ReadCache<SessionUser>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    changes: ChangeFeed = UNHEARD,
+  ) {
+    this.#sessions = new ReadCache(changes, {
+      tables: ['users', 'sessions'],
+      maxEntries: KEPT_SESSIONS,
+      maxAgeMs: KEPT_SESSION_MS,
+    });
     this.#sessionUser = compiledOnce(db, 2, (tokenHash: string, now: number) =>
       db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['users.id as id', 'users.email as email'])
+        .select(['users.id as id', 'users.email as email', 'sessions.expires_at as expires_at'])
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.expires_at', '>', now)
         .where('users.banned', '=', 0),
@@ -71,7 +87,7 @@ export class AuthRepository {
 
   /** Bans or lifts the ban; a ban also revokes every session of the user, in one transaction. False: no such user. */
   async setBanned(userId: number, banned: boolean): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    const updated = await this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('users')
         .set({ banned: banned ? 1 : 0 })
@@ -80,6 +96,8 @@ export class AuthRepository {
       if (banned) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       return result.numUpdatedRows > 0n;
     });
+    this.#forgetUser(userId);
+    return updated;
   }
 
   /** The new user's id, or null when the email is taken. */
@@ -110,6 +128,7 @@ export class AuthRepository {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     });
+    this.#forgetUser(userId);
   }
 
   async insertSession(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> {
@@ -121,11 +140,28 @@ export class AuthRepository {
 
   /** The user of a live session of a user who is not banned. */
   findSessionUser(tokenHash: string, now: number): Promise<SessionUser | undefined> {
-    return this.#sessionUser.takeFirst(tokenHash, now);
+    return this.#sessions.read(tokenHash, now, async () => {
+      const row = await this.#sessionUser.takeFirst(tokenHash, now);
+      if (!row) return undefined;
+      return {
+        value: { id: row.id, email: row.email },
+        rows: [`users:${row.id}`, `sessions:${row.id}`],
+        until: row.expires_at,
+      };
+    });
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    this.#sessions.forget(tokenHash);
+  }
+
+  /**
+   * This instance's own revocations take effect on its next request, without waiting for the database's notice (which
+   * every instance hears, this one too).
+   */
+  #forgetUser(userId: number): void {
+    this.#sessions.forgetRow(`users:${userId}`);
   }
 
   async deleteExpiredSessions(now: number): Promise<void> {

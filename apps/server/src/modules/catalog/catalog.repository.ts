@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { ReadCache } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
 
 export type PlanRow = {
@@ -35,19 +37,40 @@ export type NewPrice = { currency: string; price_minor: number; real_minor: numb
 const PLAN_COLUMNS = ['id', 'plan_group', 'names', 'contents', 'visible', 'sort'] as const;
 const PACKAGE_COLUMNS = ['id', 'plan_id', 'label', 'days', 'traffic_bytes', 'sort'] as const;
 
+/** The row the catalogue's version is read from, as the change feed names it (the table has one row). */
+const VERSION_ROW = 'catalog_version:';
+
 export class CatalogRepository {
   /** Read on every catalogue request: compiled once. */
   readonly #version;
+  /** Its answer, while the database reports every change of the version (PostgreSQL). */
+  readonly #keptVersion: ReadCache<number>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    changes: ChangeFeed = UNHEARD,
+  ) {
     this.#version = compiledOnce(db, 1, (id: number) =>
       db.selectFrom('catalog_version').select('version').where('id', '=', id),
     );
+    this.#keptVersion = new ReadCache(changes, { tables: ['catalog_version'], maxEntries: 1, maxAgeMs: 60_000 });
   }
 
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
-  async version(): Promise<number> {
-    return Number((await this.#version.takeFirst(1))?.version ?? 0);
+  version(now: number): Promise<number> {
+    return this.#keptVersion.read(VERSION_ROW, now, async () => ({
+      value: Number((await this.#version.takeFirst(1))?.version ?? 0),
+      rows: [VERSION_ROW],
+    })) as Promise<number>;
+  }
+
+  /** A write to the catalogue: this instance reads the version again once it is done, without waiting for the notice. */
+  async #write<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      this.#keptVersion.forgetRow(VERSION_ROW);
+    }
   }
 
   listPlans(onlyVisible: boolean): Promise<PlanRow[]> {
@@ -97,65 +120,73 @@ export class CatalogRepository {
   }
 
   async insertPlan(plan: NewPlan, now: number): Promise<number> {
-    const row = await this.db
-      .insertInto('plans')
-      .values({ ...plan, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await this.#write(
+      this.db
+        .insertInto('plans')
+        .values({ ...plan, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
     return row.id;
   }
 
   async updatePlan(id: number, changes: Partial<NewPlan & { visible: number }>): Promise<boolean> {
-    const result = await this.db.updateTable('plans').set(changes).where('id', '=', id).executeTakeFirst();
+    const result = await this.#write(this.db.updateTable('plans').set(changes).where('id', '=', id).executeTakeFirst());
     return result.numUpdatedRows > 0n;
   }
 
-  async insertPackage(pkg: NewPackage, prices: NewPrice[]): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
-      if (prices.length) {
-        await trx
-          .insertInto('package_prices')
-          .values(prices.map((price) => ({ ...price, package_id: row.id })))
-          .execute();
-      }
-      return row.id;
-    });
+  insertPackage(pkg: NewPackage, prices: NewPrice[]): Promise<number> {
+    return this.#write(
+      this.db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
+        if (prices.length) {
+          await trx
+            .insertInto('package_prices')
+            .values(prices.map((price) => ({ ...price, package_id: row.id })))
+            .execute();
+        }
+        return row.id;
+      }),
+    );
   }
 
   /** Changes a package and sets the given prices (others stay). */
-  async updatePackage(id: number, changes: Partial<Omit<NewPackage, 'plan_id'>>, prices: NewPrice[]): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const exists = await trx
-        .selectFrom('packages')
-        .select('id')
-        .where('id', '=', id)
-        .where('removed', '=', 0)
-        .executeTakeFirst();
-      if (!exists) return false;
-      if (Object.keys(changes).length) await trx.updateTable('packages').set(changes).where('id', '=', id).execute();
-      for (const price of prices) {
-        await trx
-          .insertInto('package_prices')
-          .values({ ...price, package_id: id })
-          .onConflict((oc) =>
-            oc
-              .columns(['package_id', 'currency'])
-              .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
-          )
-          .execute();
-      }
-      return true;
-    });
+  updatePackage(id: number, changes: Partial<Omit<NewPackage, 'plan_id'>>, prices: NewPrice[]): Promise<boolean> {
+    return this.#write(
+      this.db.transaction().execute(async (trx) => {
+        const exists = await trx
+          .selectFrom('packages')
+          .select('id')
+          .where('id', '=', id)
+          .where('removed', '=', 0)
+          .executeTakeFirst();
+        if (!exists) return false;
+        if (Object.keys(changes).length) await trx.updateTable('packages').set(changes).where('id', '=', id).execute();
+        for (const price of prices) {
+          await trx
+            .insertInto('package_prices')
+            .values({ ...price, package_id: id })
+            .onConflict((oc) =>
+              oc
+                .columns(['package_id', 'currency'])
+                .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
+            )
+            .execute();
+        }
+        return true;
+      }),
+    );
   }
 
   async removePackage(id: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('packages')
-      .set({ removed: 1 })
-      .where('id', '=', id)
-      .where('removed', '=', 0)
-      .executeTakeFirst();
+    const result = await this.#write(
+      this.db
+        .updateTable('packages')
+        .set({ removed: 1 })
+        .where('id', '=', id)
+        .where('removed', '=', 0)
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 
@@ -180,7 +211,7 @@ export class CatalogRepository {
   /** False when the code exists already. */
   async insertCurrency(currency: Omit<CurrencyRow, 'enabled'>): Promise<boolean> {
     try {
-      await this.db.insertInto('currencies').values(currency).execute();
+      await this.#write(this.db.insertInto('currencies').values(currency).execute());
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -189,11 +220,13 @@ export class CatalogRepository {
   }
 
   async setCurrencyEnabled(code: string, enabled: boolean): Promise<boolean> {
-    const result = await this.db
-      .updateTable('currencies')
-      .set({ enabled: enabled ? 1 : 0 })
-      .where('code', '=', code)
-      .executeTakeFirst();
+    const result = await this.#write(
+      this.db
+        .updateTable('currencies')
+        .set({ enabled: enabled ? 1 : 0 })
+        .where('code', '=', code)
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 

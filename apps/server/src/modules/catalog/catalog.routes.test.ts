@@ -4,7 +4,7 @@ import { GIB } from '../../lib/units.js';
 import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { decoded, getRaw, httpClient } from '../../test/http-client.js';
-import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { DATABASES, expectAfterOutsideWrite, startTestApp, type TestApp } from '../../test/test-app.js';
 
 describe.each(DATABASES)('catalogue on %s', (database) => {
   let app: TestApp;
@@ -112,16 +112,23 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
     await sql`update package_prices set real_minor = 111 where package_id = ${seeded.monthly} and currency = 'USD'`.execute(
       db,
     );
-    expect(await monthlyUsd()).toEqual({ name: 'Monthly', usd: { price: 6.99, real: 1.11 } });
+    await expectAfterOutsideWrite(database, async () =>
+      expect(await monthlyUsd()).toEqual({ name: 'Monthly', usd: { price: 6.99, real: 1.11 } }),
+    );
     await sql`update plans set names = ${JSON.stringify({ en: 'Renamed', 'pt-BR': 'R', 'zh-Hans': 'R' })} where id = ${seeded.durational}`.execute(
       db,
     );
-    expect((await monthlyUsd()).name).toBe('Renamed');
+    await expectAfterOutsideWrite(database, async () => expect((await monthlyUsd()).name).toBe('Renamed'));
     await sql`update currencies set enabled = 0 where code = 'CLP'`.execute(db);
-    const currencies = await httpClient(app.url).get('/mutenet/payment/currencies', { token });
-    expect(currencies.body.data.currencies.map((currency: { code: string }) => currency.code)).toEqual(['USD', 'BRL']);
+    await expectAfterOutsideWrite(database, async () => {
+      const currencies = await httpClient(app.url).get('/mutenet/payment/currencies', { token });
+      expect(currencies.body.data.currencies.map((currency: { code: string }) => currency.code)).toEqual([
+        'USD',
+        'BRL',
+      ]);
+    });
     await sql`delete from package_prices where package_id = ${seeded.monthly} and currency = 'USD'`.execute(db);
-    expect((await monthlyUsd()).usd).toBeUndefined();
+    await expectAfterOutsideWrite(database, async () => expect((await monthlyUsd()).usd).toBeUndefined());
   });
 
   it('raises the catalogue version on every write to its four tables, and on no other write', async () => {

@@ -1,4 +1,5 @@
 import type { RequestLanguage } from '@mutenet/contract';
+import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Executor } from '../../db/transaction.js';
 import { sanitizeOperatorHtml } from '../../lib/html.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
@@ -12,12 +13,12 @@ export class NoticeService {
   ) {}
 
   async content(language: RequestLanguage): Promise<string> {
-    const stored = await this.repository.get();
+    const stored = await this.repository.get(this.now());
     return stored ? sanitizeOperatorHtml(pickLanguage(stored, language)) : '';
   }
 
   async all(): Promise<Localized | undefined> {
-    const stored = await this.repository.get();
+    const stored = await this.repository.get(this.now());
     return stored ? (JSON.parse(stored) as Localized) : undefined;
   }
 
@@ -31,6 +32,6 @@ export class NoticeService {
   }
 }
 
-export function createNoticeService(db: Executor, now: () => number): NoticeService {
-  return new NoticeService(new NoticeRepository(db), now);
+export function createNoticeService(db: Executor, now: () => number, changes?: ChangeFeed): NoticeService {
+  return new NoticeService(new NoticeRepository(db, changes), now);
 }

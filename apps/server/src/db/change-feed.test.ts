@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
+import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
+import { PostgresChangeFeed } from './change-feed.js';
+import { ReadCache } from './read-cache.js';
+
+const HEARTBEAT_MS = 200;
+
+describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports them', () => {
+  let server: TestApp;
+  let proxy: TcpProxy;
+  let feed: PostgresChangeFeed;
+  let heard: string[];
+
+  beforeAll(async () => {
+    server = await startTestApp({ database: 'postgres' });
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(POSTGRES_URL!).port || 5432) });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.close();
+  });
+
+  const openFeed = async () => {
+    feed = new PostgresChangeFeed(proxy.urlFor(POSTGRES_URL!), {
+      searchPath: server.installation.schema,
+      heartbeatMs: HEARTBEAT_MS,
+      retryMs: 50,
+    });
+    heard = [];
+    for (const table of ['users', 'sessions', 'settings', 'catalog_version']) {
+      feed.onChange(table, (key) => heard.push(`${table}:${key}`));
+    }
+    await vi.waitFor(() => expect(feed.live).toBe(true));
+  };
+  afterEach(async () => {
+    await feed?.close();
+    await proxy.restore();
+  });
+
+  const newUser = async (email: string) => {
+    const { id } = await server.app.db
+      .insertInto('users')
+      .values({ email, name: email, password_hash: 'x', uuid: crypto.randomUUID(), created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  };
+
+  it('names the table and the row’s key of each committed change, whoever wrote it, and nothing rolled back', async () => {
+    await openFeed();
+    const { db } = server.app;
+    const id = await newUser('feed.one@example.com');
+    await db.insertInto('sessions').values({ user_id: id, token_hash: 'h1', created_at: 0, expires_at: 1 }).execute();
+    await db.updateTable('users').set({ banned: 1 }).where('id', '=', id).execute();
+    await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+    await db.insertInto('settings').values({ key: 'notice', value: '{}', updated_at: 0 }).execute();
+    await sql`update catalog_version set version = version + 1`.execute(db);
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('users').set({ name: 'never' }).where('id', '=', id).execute();
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    await vi.waitFor(() =>
+      expect(heard).toEqual([`users:${id}`, `sessions:${id}`, 'settings:notice', 'catalog_version:']),
+    );
+    // A notice sent after the rolled-back one, to be sure that one is not merely late.
+    await db.updateTable('users').set({ name: 'later' }).where('id', '=', id).execute();
+    await vi.waitFor(() => expect(heard.at(-1)).toBe(`users:${id}`));
+    expect(heard).toHaveLength(5);
+  });
+
+  it('is not live from the moment its connection drops, and live again once it listens anew', async () => {
+    await openFeed();
+    const resets: boolean[] = [];
+    feed.onReset(() => resets.push(feed.live));
+    await proxy.cut('hang');
+    await vi.waitFor(() => expect(feed.live).toBe(false));
+    await proxy.restore();
+    await vi.waitFor(() => expect(feed.live).toBe(true));
+    expect(resets).toEqual([false, true]);
+    const id = await newUser('feed.two@example.com');
+    await server.app.db.updateTable('users').set({ banned: 1 }).where('id', '=', id).execute();
+    await vi.waitFor(() => expect(heard).toContain(`users:${id}`));
+  });
+
+  it('is not live once a heartbeat goes unanswered on a connection gone silent', async () => {
+    await openFeed();
+    const cutAt = Date.now();
+    await proxy.cut('silence');
+    await vi.waitFor(() => expect(feed.live).toBe(false), { timeout: 10 * HEARTBEAT_MS });
+    // Within two heartbeats: one to send the check, one to wait for its answer.
+    expect(Date.now() - cutAt).toBeLessThan(2 * HEARTBEAT_MS + 500);
+    await proxy.restore();
+    await vi.waitFor(() => expect(feed.live).toBe(true), { timeout: 10 * HEARTBEAT_MS });
+  });
+
+  describe('kept reads', () => {
+    const readUser = (cache: ReadCache<string>, id: number, loads: { count: number }) =>
+      cache.read(String(id), Date.now(), async () => {
+        loads.count++;
+        const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
+        return row && { value: row.name, rows: [`users:${id}`] };
+      });
+
+    it('answers from memory until another connection changes the row, then reads it again', async () => {
+      await openFeed();
+      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const id = await newUser('kept.one@example.com');
+      const loads = { count: 0 };
+      expect(await readUser(cache, id, loads)).toBe('kept.one@example.com');
+      expect(await readUser(cache, id, loads)).toBe('kept.one@example.com');
+      expect(loads.count).toBe(1);
+      await server.app.db.updateTable('users').set({ name: 'renamed' }).where('id', '=', id).execute();
+      await vi.waitFor(async () => expect(await readUser(cache, id, loads)).toBe('renamed'));
+      expect(await readUser(cache, id, loads)).toBe('renamed');
+      expect(loads.count).toBe(2);
+    });
+
+    it('does not keep a read that was under way when its row changed', async () => {
+      await openFeed();
+      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const id = await newUser('kept.two@example.com');
+      let loads = 0;
+      const stale = await cache.read(String(id), Date.now(), async () => {
+        loads++;
+        // Read, then the row changes (another instance's write) before this read is done.
+        const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
+        await server.app.db.updateTable('users').set({ name: 'changed' }).where('id', '=', id).execute();
+        await vi.waitFor(() => expect(heard).toContain(`users:${id}`));
+        return { value: row!.name, rows: [`users:${id}`] };
+      });
+      expect(stale).toBe('kept.two@example.com');
+      expect(cache.size).toBe(0);
+      expect(await readUser(cache, id, { count: 0 })).toBe('changed');
+      expect(loads).toBe(1);
+    });
+
+    it('reads the database every time while the feed is not live, and drops all it kept when it was lost', async () => {
+      await openFeed();
+      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const id = await newUser('kept.three@example.com');
+      const loads = { count: 0 };
+      await readUser(cache, id, loads);
+      expect(cache.size).toBe(1);
+      await proxy.cut('silence');
+      await vi.waitFor(() => expect(feed.live).toBe(false), { timeout: 10 * HEARTBEAT_MS });
+      expect(cache.size).toBe(0);
+      // While unheard, a change is read straight away.
+      await server.app.db.updateTable('users').set({ name: 'unheard' }).where('id', '=', id).execute();
+      expect(await readUser(cache, id, loads)).toBe('unheard');
+      expect(await readUser(cache, id, loads)).toBe('unheard');
+      expect(loads.count).toBe(3);
+      expect(cache.size).toBe(0);
+    });
+
+    it('keeps a value no longer than its own expiry or the longest age, and at most so many values', async () => {
+      await openFeed();
+      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 2, maxAgeMs: 1000 });
+      const loads: string[] = [];
+      const read = (key: string, now: number, until?: number) =>
+        cache.read(key, now, async () => {
+          loads.push(key);
+          return { value: key, rows: [`users:${key}`], ...(until === undefined ? {} : { until }) };
+        });
+      await read('expiring', 0, 500);
+      await read('expiring', 499);
+      await read('expiring', 500);
+      expect(loads).toEqual(['expiring', 'expiring']);
+      await read('aging', 10_000);
+      await read('aging', 10_999);
+      await read('aging', 11_000);
+      expect(loads.filter((key) => key === 'aging')).toHaveLength(2);
+      expect(cache.size).toBe(2);
+      await read('third', 11_000);
+      expect(cache.size).toBe(2);
+      // The oldest went first; the newest two stay.
+      await read('aging', 11_001);
+      await read('third', 11_001);
+      expect(loads.filter((key) => key === 'aging')).toHaveLength(2);
+      await read('expiring', 11_001);
+      expect(loads.filter((key) => key === 'expiring')).toHaveLength(3);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import type { ChangeFeed } from './change-feed.js';
+
+/**
+ * A value read from the database: the rows it was read from, as `table:key` (a key the change feed reports for that
+ * table; `table:` for the whole table), and the time after which it is no longer true by itself (an expiry).
+ */
+export type Read<V> = { value: V; rows: readonly string[]; until?: number };
+
+export type ReadCacheOptions = {
+  /** The tables the values are read from: a change to any of them may drop kept values. */
+  tables: readonly string[];
+  maxEntries: number;
+  /** A value is read again after this time at the latest, heard change or not. */
+  maxAgeMs: number;
+};
+
+type Entry<V> = { value: V; rows: readonly string[]; until: number };
+
+/**
+ * Values read from the database, kept in memory while the change feed is live and dropped as soon as it reports a
+ * change to one of their rows, or when it was lost. While the feed is not live every read goes to the database.
+ * A read that was under way when a change was heard is not kept: it may have read the row before the change.
+ */
+export class ReadCache<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #keysByRow = new Map<string, Set<string>>();
+  /** Moves with every change heard and every loss: a read begun before it moved is not kept. */
+  #generation = 0;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly options: ReadCacheOptions,
+  ) {
+    for (const table of options.tables) feed.onChange(table, (key) => this.forgetRow(`${table}:${key}`));
+    feed.onReset(() => this.clear());
+  }
+
+  /** The kept value of `key`, or what `load` reads (kept when it read something: undefined is not kept). */
+  async read(key: string, now: number, load: () => Promise<Read<V> | undefined>): Promise<V | undefined> {
+    if (!this.feed.live) return (await load())?.value;
+    const kept = this.#entries.get(key);
+    if (kept) {
+      if (kept.until > now) return kept.value;
+      this.#delete(key, kept);
+    }
+    const generation = this.#generation;
+    const read = await load();
+    if (read && generation === this.#generation && this.feed.live) this.#keep(key, read, now);
+    return read?.value;
+  }
+
+  /** Drops what was read from the row: for this instance's own writes, without waiting for the feed's notice. */
+  forgetRow(row: string): void {
+    this.#generation++;
+    const keys = this.#keysByRow.get(row);
+    if (!keys) return;
+    for (const key of keys) {
+      const entry = this.#entries.get(key);
+      if (entry) this.#delete(key, entry);
+    }
+  }
+
+  /** Drops one kept value, as `forgetRow` drops a row's. */
+  forget(key: string): void {
+    this.#generation++;
+    const entry = this.#entries.get(key);
+    if (entry) this.#delete(key, entry);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+    this.#keysByRow.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #keep(key: string, { value, rows, until = Number.POSITIVE_INFINITY }: Read<V>, now: number): void {
+    const previous = this.#entries.get(key);
+    if (previous) this.#delete(key, previous);
+    // Oldest first out: the entries stay within their bound whatever the traffic.
+    if (this.#entries.size >= this.options.maxEntries) {
+      const oldest = this.#entries.keys().next().value!;
+      this.#delete(oldest, this.#entries.get(oldest)!);
+    }
+    this.#entries.set(key, { value, rows, until: Math.min(until, now + this.options.maxAgeMs) });
+    for (const row of rows) {
+      const keys = this.#keysByRow.get(row);
+      if (keys) keys.add(key);
+      else this.#keysByRow.set(row, new Set([key]));
+    }
+  }
+
+  #delete(key: string, entry: Entry<V>): void {
+    this.#entries.delete(key);
+    for (const row of entry.rows) {
+      const keys = this.#keysByRow.get(row);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) this.#keysByRow.delete(row);
+    }
+  }
+}
