@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 export type ChangeListener = (key: string) => void;
@@ -28,9 +29,11 @@ export type PostgresChangeFeedOptions = {
 };
 
 /**
- * PostgreSQL's notifications (migration 0005's triggers) on a connection of the feed's own. A lost connection, or
- * one that goes silent (a heartbeat query unanswered), ends `live` at once, since notices sent meanwhile are lost;
- * the feed connects again and is live once it listens.
+ * PostgreSQL's notifications (migration 0005's triggers) on a connection of the feed's own. The heartbeat is a
+ * notification the feed sends itself and must hear back in time, so it proves the whole way a change's notice
+ * travels: a lost connection, a silent one, or a pooler that hands the listening session to other clients
+ * (PgBouncer's transaction pooling) ends `live` at once, since notices sent meanwhile are lost. The feed connects
+ * again and is live once it listens.
  */
 export class PostgresChangeFeed implements ChangeFeed {
   live = false;
@@ -39,7 +42,13 @@ export class PostgresChangeFeed implements ChangeFeed {
   readonly #heartbeatMs: number;
   readonly #retryMs: number;
   #client: pg.Client | undefined;
+  #channel = '';
   #timer: NodeJS.Timeout | undefined;
+  /** The heartbeat the feed waits to hear, and until when. */
+  #awaited: { payload: string; silence: NodeJS.Timeout } | undefined;
+  #beats = 0;
+  /** Tells this feed's heartbeats from other feeds' on the channel. */
+  readonly #id = randomUUID();
   #closed = false;
 
   constructor(
@@ -74,6 +83,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = new pg.Client({
       connectionString: this.url,
       connectionTimeoutMillis: this.#heartbeatMs,
+      application_name: 'mutenet changes',
       ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
     });
     this.#client = client;
@@ -83,7 +93,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     try {
       await client.connect();
       const { rows } = await client.query<{ channel: string }>(`select 'mutenet_' || md5(current_schema()) as channel`);
-      await client.query(`listen "${rows[0]!.channel}"`);
+      this.#channel = rows[0]!.channel;
+      await client.query(`listen "${this.#channel}"`);
     } catch {
       this.#lose(client);
       return;
@@ -96,19 +107,21 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   #beat(client: pg.Client): void {
     this.#timer = setTimeout(() => {
-      const silence = setTimeout(() => this.#lose(client), this.#heartbeatMs);
-      client.query('select 1').then(
-        () => {
-          clearTimeout(silence);
-          if (this.#client === client) this.#beat(client);
-        },
-        () => this.#lose(client),
-      );
+      // Table names have no colon: no listener takes a heartbeat for a change. Other instances ignore it.
+      const payload = `:heartbeat:${this.#id}:${++this.#beats}`;
+      this.#awaited = { payload, silence: setTimeout(() => this.#lose(client), this.#heartbeatMs).unref() };
+      client.query('select pg_notify($1, $2)', [this.#channel, payload]).catch(() => this.#lose(client));
     }, this.#heartbeatMs);
     this.#timer.unref();
   }
 
   #heard(payload: string): void {
+    if (payload === this.#awaited?.payload) {
+      clearTimeout(this.#awaited.silence);
+      this.#awaited = undefined;
+      if (this.#client) this.#beat(this.#client);
+      return;
+    }
     const colon = payload.indexOf(':');
     const listeners = this.#listeners.get(payload.slice(0, colon));
     if (!listeners) return;
@@ -121,6 +134,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (!client || this.#client !== client) return;
     this.#client = undefined;
     clearTimeout(this.#timer);
+    clearTimeout(this.#awaited?.silence);
+    this.#awaited = undefined;
     const wasLive = this.live;
     this.live = false;
     if (wasLive) this.#reset();
