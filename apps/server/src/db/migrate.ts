@@ -5,6 +5,7 @@ import * as catalogOrders from './migrations/0002-catalog-orders.js';
 import * as nodesSubscriptions from './migrations/0003-nodes-subscriptions.js';
 import * as catalogVersion from './migrations/0004-catalog-version.js';
 import * as changeNotices from './migrations/0005-change-notices.js';
+import * as orderNotices from './migrations/0006-order-notices.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-nodes-subscriptions': nodesSubscriptions,
   '0004-catalog-version': catalogVersion,
   '0005-change-notices': changeNotices,
+  '0006-order-notices': orderNotices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -161,11 +161,28 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
       token,
     });
     expect(second.body.code).toBe(0);
-    const cancel = `/mutenet/user/orders/cancel?no=${second.body.data.orderNo}`;
+    const secondNo: string = second.body.data.orderNo;
+    const cancel = `/mutenet/user/orders/cancel?no=${secondNo}`;
+    // Each instance has read the customer's orders (and keeps them, on PostgreSQL) before the other changes one.
+    expect((await onA.get('/mutenet/user/orders', { token })).body.data[0]).toMatchObject({
+      no: secondNo,
+      status: 'waiting',
+    });
+    expect((await onB.get(`/mutenet/user/orders?no=${secondNo}`, { token })).body.data).toMatchObject([
+      { status: 'waiting' },
+    ]);
     expect((await onB.put(cancel, { token })).body.code).toBe(0);
     expect((await onA.put(cancel, { token })).body.code).toBe(2004);
-    const closed = await onB.get(`/mutenet/user/orders?no=${second.body.data.orderNo}`, { token });
+    const closed = await onB.get(`/mutenet/user/orders?no=${secondNo}`, { token });
     expect(closed.body.data).toMatchObject([{ status: 'close' }]);
+    await vi.waitFor(
+      async () =>
+        expect((await onA.get('/mutenet/user/orders', { token })).body.data[0]).toMatchObject({
+          no: secondNo,
+          status: 'close',
+        }),
+      { timeout: 2000 },
+    );
 
     // Signed out on one, the session ends on the other too, which keeps sessions in memory: PostgreSQL tells it.
     expect((await onB.get('/mutenet/user/nodes', { token })).status).toBe(200);

@@ -153,6 +153,40 @@ describe.each(DATABASES)('orders on %s', (database) => {
     expect((await buyer.orders(older)).body.data[0].status).toBe('waiting');
   });
 
+  it('lists the newest 500 orders and still finds an older one by number', async () => {
+    const buyer = await customer();
+    const orderNo = (index: number) => `20200101000000${String(index).padStart(10, '0')}`;
+    await app.app.db
+      .insertInto('orders')
+      .values(
+        Array.from({ length: 501 }, (_, index) => ({
+          no: orderNo(index),
+          user_id: buyer.userId,
+          plan_id: seeded.traffic,
+          package_id: seeded.traffic30,
+          plan_names: JSON.stringify({ en: 'Traffic 100', 'pt-BR': 'T', 'zh-Hans': 'T' }),
+          package_label: '100 GB / 30 days',
+          days: 30,
+          traffic_bytes: 1,
+          currency: 'USD',
+          amount_minor: 499,
+          decimals: 2,
+          status: 'close',
+          created_at: 1_000_000 + index,
+          updated_at: 1_000_000 + index,
+          due_at: 1_000_000 + index,
+        })),
+      )
+      .execute();
+    const listed = (await buyer.orders()).body.data.map((order: { no: string }) => order.no);
+    expect(listed).toHaveLength(500);
+    expect(listed[0]).toBe(orderNo(500));
+    expect(listed).not.toContain(orderNo(0));
+    expect((await buyer.orders(orderNo(0))).body.data).toMatchObject([{ no: orderNo(0), status: 'close' }]);
+    expect((await buyer.orders(orderNo(500))).body.data).toMatchObject([{ no: orderNo(500) }]);
+    expect((await buyer.orders(orderNo(999))).body.data).toEqual([]);
+  });
+
   it('cancels only a waiting order', async () => {
     const buyer = await customer();
     const no = await placed(buyer, seeded.traffic30);
