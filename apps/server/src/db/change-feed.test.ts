@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
 import { PostgresChangeFeed } from './change-feed.js';
@@ -12,9 +15,11 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
   let proxy: TcpProxy;
   let feed: PostgresChangeFeed;
   let heard: string[];
+  let seeded: SeededCatalog;
 
   beforeAll(async () => {
     server = await startTestApp({ database: 'postgres' });
+    seeded = await seedCatalog(server);
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(POSTGRES_URL!).port || 5432) });
   });
   afterAll(async () => {
@@ -71,6 +76,83 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
     await db.updateTable('users').set({ name: 'later' }).where('id', '=', id).execute();
     await vi.waitFor(() => expect(heard.at(-1)).toBe(`users:${id}`));
     expect(heard).toHaveLength(5);
+  });
+
+  it('names each customer once per statement that changes many packages, in notices of up to 500', async () => {
+    await openFeed();
+    const packageNotices: string[] = [];
+    feed.onChange('user_packages', (key) => packageNotices.push(key));
+    const { db } = server.app;
+    const users = await db
+      .insertInto('users')
+      .values(
+        Array.from({ length: 1001 }, (_, i) => ({
+          email: `many${i}@example.com`,
+          name: 'many',
+          password_hash: 'x',
+          uuid: crypto.randomUUID(),
+          created_at: 0,
+        })),
+      )
+      .returning('id')
+      .execute();
+    // The first customer has two orders, and so two packages.
+    const orders = await db
+      .insertInto('orders')
+      .values(
+        [...users, users[0]!].map(({ id }, i) => ({
+          no: String(i).padStart(24, '0'),
+          user_id: id,
+          plan_id: seeded.traffic,
+          package_id: seeded.traffic30,
+          plan_names: '{}',
+          package_label: 'p',
+          days: 30,
+          traffic_bytes: 1,
+          currency: 'USD',
+          amount_minor: 1,
+          decimals: 2,
+          status: 'success',
+          created_at: 0,
+          updated_at: 0,
+          due_at: 0,
+        })),
+      )
+      .returning(['id', 'user_id'])
+      .execute();
+    const raw = new pg.Client({ connectionString: POSTGRES_URL });
+    await raw.connect();
+    const notices: string[] = [];
+    raw.on('notification', ({ payload }) => {
+      if (payload?.startsWith('user_packages:')) notices.push(payload);
+    });
+    await raw.query(`listen "mutenet_${createHash('md5').update(server.installation.schema!).digest('hex')}"`);
+    await db
+      .insertInto('user_packages')
+      .values(
+        orders.map((order) => ({
+          user_id: order.user_id,
+          order_id: order.id,
+          plan_id: seeded.traffic,
+          package_id: seeded.traffic30,
+          traffic_total: 10,
+          days: 30,
+          starts_at: 0,
+          ends_at: 1,
+          created_at: 0,
+        })),
+      )
+      .execute();
+    await sql`update user_packages set traffic_used = traffic_used + 1`.execute(db);
+    const ids = users.map(({ id }) => String(id)).sort();
+    await vi.waitFor(() => expect(packageNotices).toHaveLength(2 * 1001));
+    expect(packageNotices.slice(0, 1001).sort()).toEqual(ids);
+    expect(packageNotices.slice(1001).sort()).toEqual(ids);
+    // Three notices a statement, in no set order: 500, 500 and 1 customers.
+    await vi.waitFor(() => expect(notices).toHaveLength(6));
+    await raw.end();
+    const sizes = notices.map((payload) => payload.split(',').length);
+    expect(sizes.sort((x, y) => x - y)).toEqual([1, 1, 500, 500, 500, 500]);
   });
 
   it('is not live from the moment its connection drops, and live again once it listens anew', async () => {

@@ -125,8 +125,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     const colon = payload.indexOf(':');
     const listeners = this.#listeners.get(payload.slice(0, colon));
     if (!listeners) return;
-    const key = payload.slice(colon + 1);
-    for (const listener of listeners) listener(key);
+    // A statement's notice names each of its rows' keys, joined by commas (migration 0007); no key has a comma.
+    for (const key of payload.slice(colon + 1).split(',')) {
+      for (const listener of listeners) listener(key);
+    }
   }
 
   /** Ends `live` and drops the connection (a silent one is destroyed, as `end` would wait on it), then tries again. */

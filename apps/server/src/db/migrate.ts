@@ -6,6 +6,7 @@ import * as nodesSubscriptions from './migrations/0003-nodes-subscriptions.js';
 import * as catalogVersion from './migrations/0004-catalog-version.js';
 import * as changeNotices from './migrations/0005-change-notices.js';
 import * as orderNotices from './migrations/0006-order-notices.js';
+import * as packageNotices from './migrations/0007-package-notices.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-catalog-version': catalogVersion,
   '0005-change-notices': changeNotices,
   '0006-order-notices': orderNotices,
+  '0007-package-notices': packageNotices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -143,11 +143,18 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
     expect(shareLinks).toHaveLength(nodes.length);
     expect(shareLinks.find((line) => line.startsWith('vless://'))).toContain(user.uuid);
 
-    // Traffic pushed to both adds up; online users reported to one are counted by the other.
+    // Traffic pushed to both adds up, also on an instance that kept the customer's packages (PostgreSQL tells it);
+    // online users reported to one are counted by the other.
+    expect((await onA.get('/mutenet/user/package/stat', { token })).body.data[0].trafficUsed).toBe(0);
     expect((await agent(a, node).push({ [user.id]: [1000, 2000] })).body).toEqual({ data: true });
     expect((await agent(b, node).push({ [user.id]: [10, 20] })).body).toEqual({ data: true });
-    const used = await onA.get('/mutenet/user/package/stat', { token });
-    expect(used.body.data[0].trafficUsed).toBe((1000 + 2000 + 10 + 20) * node.rate);
+    await vi.waitFor(
+      async () => {
+        const used = await onA.get('/mutenet/user/package/stat', { token });
+        expect(used.body.data[0].trafficUsed).toBe((1000 + 2000 + 10 + 20) * node.rate);
+      },
+      { timeout: 2000 },
+    );
     expect((await agent(a, node).alive({ [user.id]: ['198.51.100.7', '198.51.100.8'] })).body).toEqual({ data: true });
     expect((await agent(b, node).aliveList()).body).toEqual({ alive: { [user.id]: 2 } });
     const status = await onB.get('/mutenet/user/nodes', { token });

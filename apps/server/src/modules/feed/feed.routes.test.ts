@@ -1,6 +1,7 @@
 import { MESSAGES, REQUEST_LANGUAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { login } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { decoded, getRaw, httpClient } from '../../test/http-client.js';
 import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
@@ -273,13 +274,27 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
       userinfo: `upload=1000; download=2000; total=${100 * 1024 ** 3}; expire=${first.endAt}`,
     });
 
-    app.clock.advance((first.endAt - app.clock.now() / 1000 + 60) * 1000);
+    // The dashboard's packages too, read before each change (and kept, on PostgreSQL).
+    const statOf = async (token: string) =>
+      (await customer.api.get('/mutenet/user/package/stat', { token })).body.data as Array<Record<string, unknown>>;
+    // 20 seconds before the first package ends, then 20 seconds after: it ends on its own, with no write.
+    app.clock.advance((first.endAt - app.clock.now() / 1000 - 20) * 1000);
+    const token = await login(customer.api, customer.email);
+    expect(await statOf(token)).toMatchObject([{ endAt: first.endAt }, { endAt: queued.endAt }]);
+    app.clock.advance(40_000);
+    expect(await statOf(token)).toMatchObject([{ pdName: 'Monthly', endAt: queued.endAt, trafficUsed: 0 }]);
     const quarterly = `total=${200 * 1024 ** 3}; expire=${queued.endAt}`;
     expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=0; download=0; ${quarterly}` });
     await agent(app, nodes[2]!).push({ [customer.id]: [5000, 6000] });
     expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=5000; download=6000; ${quarterly}` });
+    const [running] = await statOf(token);
+    expect(running!.trafficUsed).toBeGreaterThan(0);
 
     app.clock.advance(30 * 86_400_000);
     expect(await feedOf()).toEqual({ proxies: true, userinfo: `upload=0; download=0; ${quarterly}` });
+    // A new period of the durational package: its counters start again, though its row is as it was.
+    expect(await statOf(await login(customer.api, customer.email))).toMatchObject([
+      { endAt: queued.endAt, trafficUsed: 0 },
+    ]);
   });
 });

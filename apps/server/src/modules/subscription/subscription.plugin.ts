@@ -12,7 +12,7 @@ export default fp<{ now?: () => number; publicUrl: string }>(
   async (fastify, { now = Date.now, publicUrl }) => {
     fastify.decorate(
       'subscriptions',
-      createSubscriptionService({ db: fastify.db, store: fastify.store, publicUrl, now }),
+      createSubscriptionService({ db: fastify.db, store: fastify.store, publicUrl, now }, fastify.dbChanges),
     );
     await fastify.register(subscriptionRoutes);
   },

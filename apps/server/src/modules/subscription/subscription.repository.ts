@@ -1,7 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
+import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { isPostgres } from '../../db/column-types.js';
 import { compiledOnce } from '../../db/compiled-query.js';
-import type { Executor } from '../../db/transaction.js';
+import { ReadCache } from '../../db/read-cache.js';
+import { type Executor, whenCommitted } from '../../db/transaction.js';
 
 export type UserPackageRow = {
   id: number;
@@ -53,13 +55,36 @@ const currentPeriod = (now: number) =>
   // better-sqlite3 binds numbers as REAL: both operands are cast, so that the division stays an integer one.
   sql<number>`case when plan_group = 'durational' then (cast(${now} as bigint) - starts_at) / cast(${PERIOD_MS} as bigint) else 0 end`;
 
+/** A live package with the names of the plan its order bought. */
+export type NamedPackageRow = UserPackageRow & { plan_names: string };
+
+/** Customers whose live packages are kept in memory: at most this many, each for at most this long. */
+const KEPT_CUSTOMERS = 20_000;
+const KEPT_PACKAGES_MS = 60_000;
+
+/** A customer's packages' row, as the change feed names it. */
+const packagesRow = (userId: number) => `user_packages:${userId}`;
+
 export class SubscriptionRepository {
   /** Read on every dashboard visit and feed fetch: compiled once, on first use. */
   readonly #livePackages;
   readonly #livePackagesNamed;
   readonly #subscriberByTokenHash;
+  /**
+   * Each customer's live packages as the dashboard reads them, while the database reports every change of a package
+   * (PostgreSQL), until the first of them ends. The rows only: what is used in the current period is worked out per
+   * request.
+   */
+  readonly #kept: ReadCache<NamedPackageRow[]>;
 
-  constructor(private readonly db: Executor) {
+  constructor(
+    private readonly db: Executor,
+    changes: ChangeFeed = UNHEARD,
+    kept?: ReadCache<NamedPackageRow[]>,
+  ) {
+    this.#kept =
+      kept ??
+      new ReadCache(changes, { tables: ['user_packages'], maxEntries: KEPT_CUSTOMERS, maxAgeMs: KEPT_PACKAGES_MS });
     this.#livePackages = compiledOnce(db, 2, (userId: number, now: number) =>
       db
         .selectFrom('user_packages')
@@ -95,8 +120,16 @@ export class SubscriptionRepository {
     );
   }
 
+  /** The same repository in the caller's transaction; it reads the database itself, never what is kept. */
   with(tx: Executor): SubscriptionRepository {
-    return new SubscriptionRepository(tx);
+    return new SubscriptionRepository(tx, UNHEARD, this.#kept);
+  }
+
+  /** This instance's own writes drop what they change once committed, without waiting for the database's notice. */
+  #changed(userIds: Iterable<number>): void {
+    whenCommitted(this.db, () => {
+      for (const userId of userIds) this.#kept.forgetRow(packagesRow(userId));
+    });
   }
 
   /** Packages not ended and not yet expired: the active one and the queued ones, in the order they run. */
@@ -105,8 +138,14 @@ export class SubscriptionRepository {
   }
 
   /** Live packages with the names of the plans their orders bought. */
-  livePackagesNamed(userId: number, now: number): Promise<Array<UserPackageRow & { plan_names: string }>> {
-    return this.#livePackagesNamed.all(userId, now) as Promise<Array<UserPackageRow & { plan_names: string }>>;
+  livePackagesNamed(userId: number, now: number): Promise<NamedPackageRow[]> {
+    const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
+    if (this.db.isTransaction) return read();
+    return this.#kept.read(String(userId), now, async () => {
+      const rows = await read();
+      // The first live package to end leaves the list then.
+      return { value: rows, rows: [packagesRow(userId)], until: Math.min(...rows.map((row) => row.ends_at)) };
+    }) as Promise<NamedPackageRow[]>;
   }
 
   /**
@@ -162,6 +201,7 @@ export class SubscriptionRepository {
    * running package's allowance is now used up.
    */
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
+    this.#changed(entries.map((entry) => entry.userId));
     const postgres = isPostgres(this.db);
     const pushed = postgres
       ? sql`pushed(user_id, up, down) as (select * from unnest(
@@ -202,6 +242,7 @@ export class SubscriptionRepository {
 
   /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
   async endExhaustedTrafficPackages(userIds: number[], now: number): Promise<void> {
+    this.#changed(userIds);
     // In slices, so that a push that used up many allowances at once stays within the parameter limits.
     for (let start = 0; start < userIds.length; start += 1000) {
       await this.db
@@ -274,12 +315,13 @@ export class SubscriptionRepository {
       .values({ ...pkg, created_at: now })
       .onConflict((oc) => oc.column('order_id').doNothing())
       .executeTakeFirst();
+    this.#changed([pkg.user_id]);
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   /** Ends the package of an order now; false when there was nothing to end. */
   async endByOrder(orderId: number, now: number): Promise<boolean> {
-    const result = await this.db
+    const ended = await this.db
       .updateTable('user_packages')
       .set((eb) => ({
         ended_at: now,
@@ -287,8 +329,10 @@ export class SubscriptionRepository {
       }))
       .where('order_id', '=', orderId)
       .where('ended_at', 'is', null)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+      .returning('user_id')
+      .execute();
+    this.#changed(ended.map((row) => row.user_id));
+    return ended.length > 0;
   }
 
   /** Every package of the user, ended and expired ones too, with the names of the plans bought, in the order they run. */
@@ -324,6 +368,7 @@ export class SubscriptionRepository {
       .where('ended_at', 'is', null)
       .where('ends_at', '>', now)
       .executeTakeFirst();
+    this.#changed([userId]);
     return Number(result.numUpdatedRows);
   }
 
@@ -334,15 +379,18 @@ export class SubscriptionRepository {
       .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
       .where('id', '=', runningPackageId(this.db, userId, now))
       .executeTakeFirst();
+    this.#changed([userId]);
     return result.numUpdatedRows > 0n;
   }
 
   async reschedule(id: number, startsAt: number, endsAt: number): Promise<void> {
-    await this.db
+    const moved = await this.db
       .updateTable('user_packages')
       .set({ starts_at: startsAt, ends_at: endsAt })
       .where('id', '=', id)
+      .returning('user_id')
       .execute();
+    this.#changed(moved.map((row) => row.user_id));
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { type PackageStat, type RequestLanguage, SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
+import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { hashToken } from '../../lib/secrets.js';
@@ -51,8 +52,11 @@ export type CustomerPackage = {
 };
 
 /** The subscription service on a database, as the plugin and the admin command line build it. */
-export function createSubscriptionService(deps: Omit<SubscriptionDeps, 'repository'>): SubscriptionService {
-  return new SubscriptionService({ ...deps, repository: new SubscriptionRepository(deps.db) });
+export function createSubscriptionService(
+  deps: Omit<SubscriptionDeps, 'repository'>,
+  changes?: ChangeFeed,
+): SubscriptionService {
+  return new SubscriptionService({ ...deps, repository: new SubscriptionRepository(deps.db, changes) });
 }
 
 export type SubscriptionDeps = {
