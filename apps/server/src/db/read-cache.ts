@@ -73,6 +73,11 @@ export class ReadCache<V> {
     this.#keysByRow.clear();
   }
 
+  /** Whether reads are kept now (the feed is live): when not, a caller may read less than what it would keep. */
+  get keeping(): boolean {
+    return this.feed.live;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -154,9 +154,12 @@ export class OrdersRepository {
 
   async findByNo(no: string, userId?: number): Promise<OrderRow | undefined> {
     if (userId !== undefined) {
-      const newest = await this.#customerList(userId);
-      // A list cut at its limit may leave the order out; one that is not cut holds every order of the customer.
-      if (newest.length < LIST_LIMIT) return newest.find((row) => row.no === no);
+      // While reads are kept, from the customer's kept list (read and kept if need be); else one row, not the list.
+      if (this.#kept.keeping && !this.db.isTransaction) {
+        const newest = await this.#customerList(userId);
+        // A list cut at its limit may leave the order out; one that is not cut holds every order of the customer.
+        if (newest.length < LIST_LIMIT) return newest.find((row) => row.no === no);
+      }
       return this.#customerOrder.takeFirst(no, userId) as Promise<OrderRow | undefined>;
     }
     return this.db.selectFrom('orders').select(COLUMNS).where('no', '=', no).executeTakeFirst() as Promise<
