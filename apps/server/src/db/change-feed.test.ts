@@ -181,16 +181,21 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
   });
 
   describe('kept reads', () => {
-    const readUser = (cache: ReadCache<string>, id: number, loads: { count: number }) =>
-      cache.read(String(id), Date.now(), async () => {
-        loads.count++;
-        const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
-        return row && { value: row.name, rows: [`users:${id}`] };
-      });
+    const readUser = (cache: ReadCache<string | undefined>, id: number, loads: { count: number }) =>
+      cache.read(
+        String(id),
+        Date.now(),
+        async () => {
+          loads.count++;
+          const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
+          return row?.name;
+        },
+        (name) => (name === undefined ? undefined : { rows: [`users:${id}`] }),
+      );
 
     it('answers from memory until another connection changes the row, then reads it again', async () => {
       await openFeed();
-      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const cache = new ReadCache<string | undefined>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
       const id = await newUser('kept.one@example.com');
       const loads = { count: 0 };
       expect(await readUser(cache, id, loads)).toBe('kept.one@example.com');
@@ -204,17 +209,22 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
 
     it('does not keep a read that was under way when its row changed', async () => {
       await openFeed();
-      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const cache = new ReadCache<string | undefined>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
       const id = await newUser('kept.two@example.com');
       let loads = 0;
-      const stale = await cache.read(String(id), Date.now(), async () => {
-        loads++;
-        // Read, then the row changes (another instance's write) before this read is done.
-        const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
-        await server.app.db.updateTable('users').set({ name: 'changed' }).where('id', '=', id).execute();
-        await vi.waitFor(() => expect(heard).toContain(`users:${id}`));
-        return { value: row!.name, rows: [`users:${id}`] };
-      });
+      const stale = await cache.read(
+        String(id),
+        Date.now(),
+        async () => {
+          loads++;
+          // Read, then the row changes (another instance's write) before this read is done.
+          const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
+          await server.app.db.updateTable('users').set({ name: 'changed' }).where('id', '=', id).execute();
+          await vi.waitFor(() => expect(heard).toContain(`users:${id}`));
+          return row?.name;
+        },
+        () => ({ rows: [`users:${id}`] }),
+      );
       expect(stale).toBe('kept.two@example.com');
       expect(cache.size).toBe(0);
       expect(await readUser(cache, id, { count: 0 })).toBe('changed');
@@ -223,7 +233,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
 
     it('reads the database every time while the feed is not live, and drops all it kept when it was lost', async () => {
       await openFeed();
-      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+      const cache = new ReadCache<string | undefined>(feed, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
       const id = await newUser('kept.three@example.com');
       const loads = { count: 0 };
       await readUser(cache, id, loads);
@@ -241,13 +251,18 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
 
     it('keeps a value no longer than its own expiry or the longest age, and at most so many values', async () => {
       await openFeed();
-      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 2, maxAgeMs: 1000 });
+      const cache = new ReadCache<string | undefined>(feed, { tables: ['users'], maxEntries: 2, maxAgeMs: 1000 });
       const loads: string[] = [];
       const read = (key: string, now: number, until?: number) =>
-        cache.read(key, now, async () => {
-          loads.push(key);
-          return { value: key, rows: [`users:${key}`], ...(until === undefined ? {} : { until }) };
-        });
+        cache.read(
+          key,
+          now,
+          async () => {
+            loads.push(key);
+            return key;
+          },
+          () => ({ rows: [`users:${key}`], ...(until === undefined ? {} : { until }) }),
+        );
       await read('expiring', 0, 500);
       await read('expiring', 499);
       await read('expiring', 500);

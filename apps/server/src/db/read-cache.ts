@@ -1,10 +1,10 @@
 import type { ChangeFeed } from './change-feed.js';
 
 /**
- * A value read from the database: the rows it was read from, as `table:key` (a key the change feed reports for that
- * table; `table:` for the whole table), and the time after which it is no longer true by itself (an expiry).
+ * What a value was read from: its rows, as `table:key` (a key the change feed reports for that table; `table:` for
+ * the whole table), and the time after which it is no longer true by itself (an expiry).
  */
-export type Read<V> = { value: V; rows: readonly string[]; until?: number };
+export type ReadFrom = { rows: readonly string[]; until?: number };
 
 export type ReadCacheOptions = {
   /** The tables the values are read from: a change to any of them may drop kept values. */
@@ -35,18 +35,26 @@ export class ReadCache<V> {
     feed.onReset(() => this.clear());
   }
 
-  /** The kept value of `key`, or what `load` reads (kept when it read something: undefined is not kept). */
-  async read(key: string, now: number, load: () => Promise<Read<V> | undefined>): Promise<V | undefined> {
-    if (!this.feed.live) return (await load())?.value;
+  /**
+   * The kept value of `key`, or what `load` reads, kept with what `readFrom` says it was read from (nothing is kept
+   * where it says undefined). While the feed is not live, `load`'s own answer, with nothing added.
+   */
+  read(key: string, now: number, load: () => Promise<V>, readFrom: (value: V) => ReadFrom | undefined): Promise<V> {
+    if (!this.feed.live) return load();
     const kept = this.#entries.get(key);
     if (kept) {
-      if (kept.until > now) return kept.value;
+      if (kept.until > now) return Promise.resolve(kept.value);
       this.#delete(key, kept);
     }
+    return this.#readAndKeep(key, now, load, readFrom);
+  }
+
+  async #readAndKeep(key: string, now: number, load: () => Promise<V>, readFrom: (value: V) => ReadFrom | undefined) {
     const generation = this.#generation;
-    const read = await load();
-    if (read && generation === this.#generation && this.feed.live) this.#keep(key, read, now);
-    return read?.value;
+    const value = await load();
+    const from = readFrom(value);
+    if (from && generation === this.#generation && this.feed.live) this.#keep(key, value, from, now);
+    return value;
   }
 
   /** Drops what was read from the row: for this instance's own writes, without waiting for the feed's notice. */
@@ -82,7 +90,7 @@ export class ReadCache<V> {
     return this.#entries.size;
   }
 
-  #keep(key: string, { value, rows, until = Number.POSITIVE_INFINITY }: Read<V>, now: number): void {
+  #keep(key: string, value: V, { rows, until = Number.POSITIVE_INFINITY }: ReadFrom, now: number): void {
     const previous = this.#entries.get(key);
     if (previous) this.#delete(key, previous);
     // Oldest first out: the entries stay within their bound whatever the traffic.

@@ -35,7 +35,7 @@ export class AuthRepository {
   /** Run on every signed-in call: compiled once. */
   readonly #sessionUser;
   /** Its answers, while the database reports every change to sessions and users (PostgreSQL). */
-  readonly #sessions: ReadCache<SessionUser>;
+  readonly #sessions: ReadCache<(SessionUser & { expires_at: number }) | undefined>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -140,15 +140,12 @@ export class AuthRepository {
 
   /** The user of a live session of a user who is not banned. */
   findSessionUser(tokenHash: string, now: number): Promise<SessionUser | undefined> {
-    return this.#sessions.read(tokenHash, now, async () => {
-      const row = await this.#sessionUser.takeFirst(tokenHash, now);
-      if (!row) return undefined;
-      return {
-        value: { id: row.id, email: row.email },
-        rows: [`users:${row.id}`, `sessions:${row.id}`],
-        until: row.expires_at,
-      };
-    });
+    return this.#sessions.read(
+      tokenHash,
+      now,
+      () => this.#sessionUser.takeFirst(tokenHash, now),
+      (user) => user && { rows: [`users:${user.id}`, `sessions:${user.id}`], until: user.expires_at },
+    );
   }
 
   async deleteSession(tokenHash: string): Promise<void> {

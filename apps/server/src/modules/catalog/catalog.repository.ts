@@ -58,10 +58,12 @@ export class CatalogRepository {
 
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
   version(now: number): Promise<number> {
-    return this.#keptVersion.read(VERSION_ROW, now, async () => ({
-      value: Number((await this.#version.takeFirst(1))?.version ?? 0),
-      rows: [VERSION_ROW],
-    })) as Promise<number>;
+    return this.#keptVersion.read(
+      VERSION_ROW,
+      now,
+      async () => Number((await this.#version.takeFirst(1))?.version ?? 0),
+      () => ({ rows: [VERSION_ROW] }),
+    );
   }
 
   /** A write to the catalogue: this instance reads the version again once it is done, without waiting for the notice. */

@@ -24,10 +24,12 @@ export class NoticeRepository {
   }
 
   async get(now: number): Promise<string | undefined> {
-    const value = await this.#kept.read(NOTICE_KEY, now, async () => ({
-      value: (await this.#notice.takeFirst(NOTICE_KEY))?.value ?? null,
-      rows: [NOTICE_ROW],
-    }));
+    const value = await this.#kept.read(
+      NOTICE_KEY,
+      now,
+      async () => (await this.#notice.takeFirst(NOTICE_KEY))?.value ?? null,
+      () => ({ rows: [NOTICE_ROW] }),
+    );
     return value ?? undefined;
   }
 

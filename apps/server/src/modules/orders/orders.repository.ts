@@ -118,12 +118,9 @@ export class OrdersRepository {
 
   /** The customer's newest orders, kept while the database reports their changes (outside transactions). */
   #customerList(userId: number): Promise<OrderRow[]> {
-    const read = async () => (await this.#customerOrders.all(userId)) as OrderRow[];
+    const read = () => this.#customerOrders.all(userId) as Promise<OrderRow[]>;
     if (this.db.isTransaction) return read();
-    return this.#kept.read(String(userId), Date.now(), async () => ({
-      value: await read(),
-      rows: [ordersRow(userId)],
-    })) as Promise<OrderRow[]>;
+    return this.#kept.read(String(userId), Date.now(), read, () => ({ rows: [ordersRow(userId)] }));
   }
 
   /** The new order, or undefined when the customer already has an unfinished one for the plan. */

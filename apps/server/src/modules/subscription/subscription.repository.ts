@@ -141,11 +141,11 @@ export class SubscriptionRepository {
   livePackagesNamed(userId: number, now: number): Promise<NamedPackageRow[]> {
     const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
     if (this.db.isTransaction) return read();
-    return this.#kept.read(String(userId), now, async () => {
-      const rows = await read();
-      // The first live package to end leaves the list then.
-      return { value: rows, rows: [packagesRow(userId)], until: Math.min(...rows.map((row) => row.ends_at)) };
-    }) as Promise<NamedPackageRow[]>;
+    // Kept until the first live package ends: it leaves the list then.
+    return this.#kept.read(String(userId), now, read, (rows) => ({
+      rows: [packagesRow(userId)],
+      until: Math.min(...rows.map((row) => row.ends_at)),
+    }));
   }
 
   /**
