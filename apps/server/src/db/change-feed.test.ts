@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -281,5 +283,122 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
       await read('expiring', 11_001);
       expect(loads.filter((key) => key === 'expiring')).toHaveLength(3);
     });
+  });
+});
+
+describe('the database’s changes, on SQLite', () => {
+  let server: TestApp;
+  let seeded: SeededCatalog;
+  const heard: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestApp({ database: 'sqlite' });
+    seeded = await seedCatalog(server);
+    for (const table of ['users', 'sessions', 'settings', 'catalog_version', 'orders', 'user_packages']) {
+      server.app.dbChanges.onChange(table, (key) => heard.push(`${table}:${key}`));
+    }
+  });
+  afterAll(() => server?.close());
+
+  /** Another connection to the app's file, as the admin command line or another worker has. */
+  const otherConnection = () => new SQLite(path.join(server.installation.dir, 'test.db'));
+
+  it('reports the app’s own writes as they are made, by table and key, but not a push’s counters', async () => {
+    const { db } = server.app;
+    const { id } = await db
+      .insertInto('users')
+      .values({ email: 'own@example.com', name: 'own', password_hash: 'x', uuid: crypto.randomUUID(), created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    heard.length = 0;
+    await db.updateTable('users').set({ banned: 1 }).where('id', '=', id).execute();
+    await db.insertInto('sessions').values({ user_id: id, token_hash: 'own', created_at: 0, expires_at: 1 }).execute();
+    await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+    await db.insertInto('settings').values({ key: 'notice', value: '{}', updated_at: 0 }).execute();
+    await server.app.catalog.setCurrencyEnabled('CLP', false);
+    const order = await db
+      .insertInto('orders')
+      .values({
+        no: '1'.padStart(24, '0'),
+        user_id: id,
+        plan_id: seeded.traffic,
+        package_id: seeded.traffic30,
+        plan_names: '{}',
+        package_label: 'p',
+        days: 30,
+        traffic_bytes: 1,
+        currency: 'USD',
+        amount_minor: 1,
+        decimals: 2,
+        status: 'success',
+        created_at: 0,
+        updated_at: 0,
+        due_at: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('user_packages')
+      .values({
+        user_id: id,
+        order_id: order.id,
+        plan_id: seeded.traffic,
+        package_id: seeded.traffic30,
+        traffic_total: 10,
+        days: 30,
+        starts_at: 0,
+        ends_at: 1,
+        created_at: 0,
+      })
+      .execute();
+    expect(heard).toEqual([
+      `users:${id}`,
+      `sessions:${id}`,
+      'settings:notice',
+      'catalog_version:',
+      `orders:${id}`,
+      `user_packages:${id}`,
+    ]);
+    heard.length = 0;
+    await db.updateTable('user_packages').set({ traffic_used: 5, upload_used: 2, download_used: 3 }).execute();
+    expect(heard).toEqual([]);
+    await db.updateTable('user_packages').set({ ends_at: 2 }).execute();
+    expect(heard).toEqual([`user_packages:${id}`]);
+  });
+
+  it('drops everything kept once another connection commits, before the next read from memory', async () => {
+    const { db, dbChanges } = server.app;
+    const cache = new ReadCache<string | undefined>(dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+    const { id } = await db
+      .insertInto('users')
+      .values({ email: 'kept@example.com', name: 'kept', password_hash: 'x', uuid: crypto.randomUUID(), created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    let loads = 0;
+    const read = () =>
+      cache.read(
+        String(id),
+        Date.now(),
+        async () => {
+          loads++;
+          return (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name;
+        },
+        () => ({ rows: [`users:${id}`] }),
+      );
+    expect(await read()).toBe('kept');
+    expect(await read()).toBe('kept');
+    expect(loads).toBe(1);
+    const other = otherConnection();
+    try {
+      other.prepare('update users set name = ? where id = ?').run('renamed elsewhere', id);
+    } finally {
+      other.close();
+    }
+    // No trigger of the app's ran; the next read sees the commit all the same.
+    expect(await read()).toBe('renamed elsewhere');
+    expect(loads).toBe(2);
+    await db.updateTable('users').set({ name: 'renamed here' }).where('id', '=', id).execute();
+    expect(await read()).toBe('renamed here');
+    expect(loads).toBe(3);
   });
 });

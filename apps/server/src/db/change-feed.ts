@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 
 export type ChangeListener = (key: string) => void;
@@ -17,8 +18,36 @@ export interface ChangeFeed {
   onReset(listener: () => void): void;
 }
 
-/** SQLite and the admin command line: no change is ever heard, so nothing may be kept. */
+/** The admin command line, and tests of what is read without keeping: no change is heard, so nothing is kept. */
 export const UNHEARD: ChangeFeed = { live: false, onChange() {}, onReset() {} };
+
+/** A feed's listeners: what both feeds share. */
+abstract class ListenedFeed {
+  readonly #byTable = new Map<string, ChangeListener[]>();
+  readonly #resets: Array<() => void> = [];
+
+  onChange(table: string, listener: ChangeListener): void {
+    const listeners = this.#byTable.get(table);
+    if (listeners) listeners.push(listener);
+    else this.#byTable.set(table, [listener]);
+  }
+
+  onReset(listener: () => void): void {
+    this.#resets.push(listener);
+  }
+
+  protected changed(table: string, keys: string[]): void {
+    const listeners = this.#byTable.get(table);
+    if (!listeners) return;
+    for (const key of keys) {
+      for (const listener of listeners) listener(key);
+    }
+  }
+
+  protected reset(): void {
+    for (const listener of this.#resets) listener();
+  }
+}
 
 export type PostgresChangeFeedOptions = {
   searchPath?: string | undefined;
@@ -35,10 +64,8 @@ export type PostgresChangeFeedOptions = {
  * (PgBouncer's transaction pooling) ends `live` at once, since notices sent meanwhile are lost. The feed connects
  * again and is live once it listens.
  */
-export class PostgresChangeFeed implements ChangeFeed {
+export class PostgresChangeFeed extends ListenedFeed implements ChangeFeed {
   live = false;
-  readonly #listeners = new Map<string, ChangeListener[]>();
-  readonly #resets: Array<() => void> = [];
   readonly #heartbeatMs: number;
   readonly #retryMs: number;
   #client: pg.Client | undefined;
@@ -55,19 +82,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     private readonly url: string,
     private readonly options: PostgresChangeFeedOptions = {},
   ) {
+    super();
     this.#heartbeatMs = options.heartbeatMs ?? 5000;
     this.#retryMs = options.retryMs ?? 1000;
     void this.#connect();
-  }
-
-  onChange(table: string, listener: ChangeListener): void {
-    const listeners = this.#listeners.get(table);
-    if (listeners) listeners.push(listener);
-    else this.#listeners.set(table, [listener]);
-  }
-
-  onReset(listener: () => void): void {
-    this.#resets.push(listener);
   }
 
   async close(): Promise<void> {
@@ -101,7 +119,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     }
     if (this.#client !== client) return;
     this.live = true;
-    this.#reset();
+    this.reset();
     this.#beat(client);
   }
 
@@ -123,12 +141,8 @@ export class PostgresChangeFeed implements ChangeFeed {
       return;
     }
     const colon = payload.indexOf(':');
-    const listeners = this.#listeners.get(payload.slice(0, colon));
-    if (!listeners) return;
     // A statement's notice names each of its rows' keys, joined by commas (migration 0007); no key has a comma.
-    for (const key of payload.slice(colon + 1).split(',')) {
-      for (const listener of listeners) listener(key);
-    }
+    this.changed(payload.slice(0, colon), payload.slice(colon + 1).split(','));
   }
 
   /** Ends `live` and drops the connection (a silent one is destroyed, as `end` would wait on it), then tries again. */
@@ -140,14 +154,65 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.#awaited = undefined;
     const wasLive = this.live;
     this.live = false;
-    if (wasLive) this.#reset();
+    if (wasLive) this.reset();
     if (this.#closed) return;
     (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     this.#timer = setTimeout(() => void this.#connect(), this.#retryMs);
     this.#timer.unref();
   }
+}
 
-  #reset(): void {
-    for (const listener of this.#resets) listener();
+/**
+ * The changes of the tables PostgreSQL reports (migrations 0005–0007), on SQLite: this connection's own writes are
+ * reported by temporary triggers (this connection's alone, so that another process's writes never call a function
+ * it lacks) as they are made; every other connection's (the admin command line, other workers) by `data_version`,
+ * which moves with each commit of another connection and drops everything kept. Nothing of another transaction can
+ * be read meanwhile: the app has one connection, used by one transaction at a time.
+ */
+const SQLITE_TRIGGERS = [
+  { table: 'users', key: 'id', events: ['update', 'delete'] },
+  { table: 'sessions', key: 'user_id', events: ['update', 'delete'] },
+  { table: 'settings', key: 'key', events: ['insert', 'update', 'delete'] },
+  { table: 'catalog_version', key: null, events: ['update'] },
+  { table: 'orders', key: 'user_id', events: ['insert', 'update', 'delete'] },
+  // Not a push's counters: a call per row would add half again to a 10,000-user push. Its repository drops the
+  // pushed customers itself.
+  {
+    table: 'user_packages',
+    key: 'user_id',
+    events: ['insert', 'delete', 'update of user_id, starts_at, ends_at, ended_at, traffic_total'],
+  },
+] as const;
+
+export class SqliteChangeFeed extends ListenedFeed implements ChangeFeed {
+  readonly #dataVersion: SQLite.Statement<[], number>;
+  #seen: number;
+
+  constructor(database: SQLite.Database) {
+    super();
+    database.function('mutenet_changed', { deterministic: false }, (table: unknown, key: unknown) => {
+      this.changed(String(table), [key === null ? '' : String(key)]);
+      return null;
+    });
+    for (const { table, key, events } of SQLITE_TRIGGERS) {
+      for (const event of events) {
+        const row = event === 'insert' ? 'new' : 'old';
+        database.exec(`create temp trigger if not exists mutenet_changed_${table}_${event.split(' ')[0]}
+          after ${event} on main.${table}
+          begin select mutenet_changed('${table}', ${key ? `${row}.${key}` : 'null'}); end`);
+      }
+    }
+    this.#dataVersion = database.prepare<[], number>('pragma data_version').pluck();
+    this.#seen = this.#dataVersion.get()!;
+  }
+
+  /** Always: reading it catches up with other connections' commits first, which drop everything kept. */
+  get live(): boolean {
+    const version = this.#dataVersion.get()!;
+    if (version !== this.#seen) {
+      this.#seen = version;
+      this.reset();
+    }
+    return true;
   }
 }

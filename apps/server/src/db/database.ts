@@ -16,7 +16,8 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export type DatabaseHandle = { db: Kysely<Database>; dialect: Dialect };
+/** `sqlite`: the SQLite connection itself, for what works below Kysely (the change feed's triggers). */
+export type DatabaseHandle = { db: Kysely<Database>; dialect: Dialect; sqlite?: SQLite.Database };
 
 // int8 (counts of bytes, epoch milliseconds) stays below 2^53, so it is safe to read as a number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -67,7 +68,11 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     keepPreparedStatements(database);
-    return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) }), dialect: 'sqlite' };
+    return {
+      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) }),
+      dialect: 'sqlite',
+      sqlite: database,
+    };
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { type ChangeFeed, PostgresChangeFeed, UNHEARD } from '../../db/change-feed.js';
+import { type ChangeFeed, PostgresChangeFeed, SqliteChangeFeed } from '../../db/change-feed.js';
 import { type Dialect, openDatabase, pingDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
@@ -9,7 +9,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dialect: Dialect;
-    /** The changes the database reports as they are committed (PostgreSQL); on SQLite, none. */
+    /** The changes the database reports as they are committed, for what the app keeps in memory. */
     dbChanges: ChangeFeed;
     /** Throws when the database does not answer. */
     pingDatabase(): Promise<void>;
@@ -19,12 +19,15 @@ declare module 'fastify' {
 export type DbOptions = { databaseUrl: string; queryTimeoutMs: number; searchPath?: string | undefined };
 
 /**
- * Opens the database, brings its schema up to date, and closes it last on shutdown. On PostgreSQL, also listens to
- * the changes its triggers report (migration 0005), for what instances keep in memory.
+ * Opens the database, brings its schema up to date, and closes it last on shutdown; follows the changes it reports
+ * (`db/change-feed.ts`), for what the app keeps in memory.
  */
 export default fp<DbOptions>(
   async (fastify, { databaseUrl, queryTimeoutMs, searchPath }) => {
-    const { db, dialect } = openDatabase(databaseUrl, { queryTimeoutMs, ...(searchPath ? { searchPath } : {}) });
+    const { db, dialect, sqlite } = openDatabase(databaseUrl, {
+      queryTimeoutMs,
+      ...(searchPath ? { searchPath } : {}),
+    });
     try {
       await migrateToLatest(db as Kysely<unknown>);
     } catch (error) {
@@ -34,10 +37,13 @@ export default fp<DbOptions>(
     fastify.decorate('db', db);
     fastify.decorate('dialect', dialect);
     fastify.decorate('pingDatabase', () => pingDatabase(db));
-    const changes = dialect === 'postgres' ? new PostgresChangeFeed(databaseUrl, { searchPath }) : undefined;
-    fastify.decorate('dbChanges', changes ?? UNHEARD);
+    // After the migrations: the SQLite feed's triggers are on the tables.
+    const changes: ChangeFeed = sqlite
+      ? new SqliteChangeFeed(sqlite)
+      : new PostgresChangeFeed(databaseUrl, { searchPath });
+    fastify.decorate('dbChanges', changes);
     fastify.addHook('onClose', async () => {
-      await changes?.close();
+      if (changes instanceof PostgresChangeFeed) await changes.close();
       await db.destroy();
     });
   },
