@@ -58,8 +58,8 @@ export type PostgresChangeFeedOptions = {
 };
 
 /**
- * PostgreSQL's notifications (migration 0005's triggers) on a connection of the feed's own. The heartbeat is a
- * notification the feed sends itself and must hear back in time, so it proves the whole way a change's notice
+ * PostgreSQL's notifications (the triggers of migrations 0005–0007) on a connection of the feed's own. The heartbeat
+ * is a notification the feed sends itself and must hear back in time, so it proves the whole way a change's notice
  * travels: a lost connection, a silent one, or a pooler that hands the listening session to other clients
  * (PgBouncer's transaction pooling) ends `live` at once, since notices sent meanwhile are lost. The feed connects
  * again and is live once it listens.
