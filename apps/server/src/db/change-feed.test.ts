@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
-import { PostgresChangeFeed } from './change-feed.js';
+import { PostgresChangeFeed, UNHEARD } from './change-feed.js';
 import { ReadCache } from './read-cache.js';
 
 const HEARTBEAT_MS = 200;
@@ -364,6 +364,37 @@ describe('the database’s changes, on SQLite', () => {
     expect(heard).toEqual([]);
     await db.updateTable('user_packages').set({ ends_at: 2 }).execute();
     expect(heard).toEqual([`user_packages:${id}`]);
+  });
+
+  it('peeks at a kept value without reading, and at nothing once it is too old or its row changed', async () => {
+    const cache = new ReadCache<string>(server.app.dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 1000 });
+    const read = () =>
+      cache.read(
+        'key',
+        0,
+        async () => 'value',
+        () => ({ rows: ['users:1'] }),
+      );
+    expect(cache.peek('key', 0)).toBeUndefined();
+    await read();
+    expect(cache.peek('key', 999)).toBe('value');
+    expect(cache.peek('key', 1000)).toBeUndefined();
+    await read();
+    cache.forgetRow('users:1');
+    expect(cache.peek('key', 0)).toBeUndefined();
+    // Where nothing is heard, nothing is kept.
+    const unheard = new ReadCache<string>(UNHEARD, { tables: ['users'], maxEntries: 10, maxAgeMs: 1000 });
+    let loads = 0;
+    for (let i = 0; i < 2; i++) {
+      await unheard.read(
+        'key',
+        0,
+        async () => `read ${++loads}`,
+        () => ({ rows: ['users:1'] }),
+      );
+    }
+    expect(loads).toBe(2);
+    expect(unheard.peek('key', 0)).toBeUndefined();
   });
 
   it('drops everything kept once another connection commits, before the next read from memory', async () => {

@@ -41,12 +41,20 @@ export class ReadCache<V> {
    */
   read(key: string, now: number, load: () => Promise<V>, readFrom: (value: V) => ReadFrom | undefined): Promise<V> {
     if (!this.feed.live) return load();
+    const kept = this.#kept(key, now);
+    return kept ? Promise.resolve(kept.value) : this.#readAndKeep(key, now, load, readFrom);
+  }
+
+  /** The kept value of `key`, if there is one, without reading anything. */
+  peek(key: string, now: number): V | undefined {
+    return this.feed.live ? this.#kept(key, now)?.value : undefined;
+  }
+
+  #kept(key: string, now: number): Entry<V> | undefined {
     const kept = this.#entries.get(key);
-    if (kept) {
-      if (kept.until > now) return Promise.resolve(kept.value);
-      this.#delete(key, kept);
-    }
-    return this.#readAndKeep(key, now, load, readFrom);
+    if (!kept || kept.until > now) return kept;
+    this.#delete(key, kept);
+    return undefined;
   }
 
   async #readAndKeep(key: string, now: number, load: () => Promise<V>, readFrom: (value: V) => ReadFrom | undefined) {
@@ -79,11 +87,6 @@ export class ReadCache<V> {
     this.#generation++;
     this.#entries.clear();
     this.#keysByRow.clear();
-  }
-
-  /** Whether reads are kept now (the feed is live): when not, a caller may read less than what it would keep. */
-  get keeping(): boolean {
-    return this.feed.live;
   }
 
   get size(): number {

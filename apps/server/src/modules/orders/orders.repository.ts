@@ -66,9 +66,13 @@ export type OrderFilter = { userId?: number; status?: OrderStatus; limit?: numbe
 /** The most orders a list holds, a customer's own included. */
 const LIST_LIMIT = 500;
 
-/** Customers whose orders are kept in memory: at most this many, each for at most this long. */
-const KEPT_CUSTOMERS = 20_000;
+/**
+ * Customers whose orders are kept in memory: at most this many, each for at most this long, and only lists of at most
+ * so many orders, so that what is kept stays within tens of megabytes whoever has how many orders.
+ */
+const KEPT_CUSTOMERS = 10_000;
 const KEPT_ORDERS_MS = 60_000;
+const KEPT_LIST_MAX = 20;
 
 /** A customer's orders' row, as the change feed names it. */
 const ordersRow = (userId: number) => `orders:${userId}`;
@@ -120,7 +124,9 @@ export class OrdersRepository {
   #customerList(userId: number): Promise<OrderRow[]> {
     const read = () => this.#customerOrders.all(userId) as Promise<OrderRow[]>;
     if (this.db.isTransaction) return read();
-    return this.#kept.read(String(userId), Date.now(), read, () => ({ rows: [ordersRow(userId)] }));
+    return this.#kept.read(String(userId), Date.now(), read, (orders) =>
+      orders.length <= KEPT_LIST_MAX ? { rows: [ordersRow(userId)] } : undefined,
+    );
   }
 
   /** The new order, or undefined when the customer already has an unfinished one for the plan. */
@@ -151,12 +157,9 @@ export class OrdersRepository {
 
   async findByNo(no: string, userId?: number): Promise<OrderRow | undefined> {
     if (userId !== undefined) {
-      // While reads are kept, from the customer's kept list (read and kept if need be); else one row, not the list.
-      if (this.#kept.keeping && !this.db.isTransaction) {
-        const newest = await this.#customerList(userId);
-        // A list cut at its limit may leave the order out; one that is not cut holds every order of the customer.
-        if (newest.length < LIST_LIMIT) return newest.find((row) => row.no === no);
-      }
+      // The customer's kept list holds every order of theirs (a longer list is not kept); else the one row.
+      const kept = this.db.isTransaction ? undefined : this.#kept.peek(String(userId), Date.now());
+      if (kept) return kept.find((row) => row.no === no);
       return this.#customerOrder.takeFirst(no, userId) as Promise<OrderRow | undefined>;
     }
     return this.db.selectFrom('orders').select(COLUMNS).where('no', '=', no).executeTakeFirst() as Promise<

@@ -58,9 +58,13 @@ const currentPeriod = (now: number) =>
 /** A live package with the names of the plan its order bought. */
 export type NamedPackageRow = UserPackageRow & { plan_names: string };
 
-/** Customers whose live packages are kept in memory: at most this many, each for at most this long. */
-const KEPT_CUSTOMERS = 20_000;
+/**
+ * Customers whose live packages are kept in memory: at most this many, each for at most this long, and only queues of
+ * at most so many packages, so that what is kept stays within a few megabytes.
+ */
+const KEPT_CUSTOMERS = 10_000;
 const KEPT_PACKAGES_MS = 60_000;
+const KEPT_QUEUE_MAX = 10;
 
 /** A customer's packages' row, as the change feed names it. */
 const packagesRow = (userId: number) => `user_packages:${userId}`;
@@ -142,10 +146,11 @@ export class SubscriptionRepository {
     const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
     if (this.db.isTransaction) return read();
     // Kept until the first live package ends: it leaves the list then.
-    return this.#kept.read(String(userId), now, read, (rows) => ({
-      rows: [packagesRow(userId)],
-      until: Math.min(...rows.map((row) => row.ends_at)),
-    }));
+    return this.#kept.read(String(userId), now, read, (packages) =>
+      packages.length <= KEPT_QUEUE_MAX
+        ? { rows: [packagesRow(userId)], until: Math.min(...packages.map((pkg) => pkg.ends_at)) }
+        : undefined,
+    );
   }
 
   /**
