@@ -170,7 +170,7 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
     expect(second.body.code).toBe(0);
     const secondNo: string = second.body.data.orderNo;
     const cancel = `/mutenet/user/orders/cancel?no=${secondNo}`;
-    // Each instance has read the customer's orders (and keeps them, on PostgreSQL) before the other changes one.
+    // Each instance has read the customer's orders (and keeps them) before the other changes one.
     expect((await onA.get('/mutenet/user/orders', { token })).body.data[0]).toMatchObject({
       no: secondNo,
       status: 'waiting',

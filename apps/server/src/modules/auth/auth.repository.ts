@@ -34,7 +34,7 @@ const KEPT_SESSION_MS = 60_000;
 export class AuthRepository {
   /** Run on every signed-in call: compiled once. */
   readonly #sessionUser;
-  /** Its answers, while the database reports every change to sessions and users (PostgreSQL). */
+  /** Its answers, while the database reports every change to sessions and users. */
   readonly #sessions: ReadCache<(SessionUser & { expires_at: number }) | undefined>;
 
   constructor(

@@ -311,7 +311,7 @@ describe.each(DATABASES)('accounts on %s', (database) => {
       const api = client();
       const email = newEmail();
       const token = await signUp(app, api, email);
-      // Checked 10 seconds before it expires (and kept, on PostgreSQL), and not 10 seconds after.
+      // Checked 10 seconds before it expires (and kept), and not 10 seconds after.
       app.clock.advance(30 * 24 * 3600_000 - 10_000);
       expect((await api.post('/mutenet/login', { token })).body.code).toBe(0);
       app.clock.advance(20_000);

@@ -43,7 +43,7 @@ const VERSION_ROW = 'catalog_version:';
 export class CatalogRepository {
   /** Read on every catalogue request: compiled once. */
   readonly #version;
-  /** Its answer, while the database reports every change of the version (PostgreSQL). */
+  /** Its answer, while the database reports every change of the version */
   readonly #keptVersion: ReadCache<number>;
 
   constructor(

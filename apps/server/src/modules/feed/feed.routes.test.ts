@@ -274,7 +274,7 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
       userinfo: `upload=1000; download=2000; total=${100 * 1024 ** 3}; expire=${first.endAt}`,
     });
 
-    // The dashboard's packages too, read before each change (and kept, on PostgreSQL).
+    // The dashboard's packages too, read before each change (and kept).
     const statOf = async (token: string) =>
       (await customer.api.get('/mutenet/user/package/stat', { token })).body.data as Array<Record<string, unknown>>;
     // 20 seconds before the first package ends, then 20 seconds after: it ends on its own, with no write.

@@ -10,7 +10,7 @@ const NOTICE_ROW = `settings:${NOTICE_KEY}`;
 export class NoticeRepository {
   /** Read on every dashboard visit: compiled once. */
   readonly #notice;
-  /** Its answer (none is an answer too), while the database reports every change of the settings (PostgreSQL). */
+  /** Its answer (none is an answer too), while the database reports every change of the settings. */
   readonly #kept: ReadCache<string | null>;
 
   constructor(

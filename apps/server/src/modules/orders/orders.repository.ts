@@ -82,8 +82,8 @@ export class OrdersRepository {
   readonly #customerOrders;
   readonly #customerOrder;
   /**
-   * Each customer's list, while the database reports every change of an order (PostgreSQL): the orders screen and one
-   * order are read from it. The rows only: what a status is now (an unpaid order past due) is worked out per request.
+   * Each customer's list, while the database reports every change of an order: the orders screen and one order are
+   * read from it. The rows only: what a status is now (an unpaid order past due) is worked out per request.
    */
   readonly #kept: ReadCache<OrderRow[]>;
 

@@ -75,9 +75,8 @@ export class SubscriptionRepository {
   readonly #livePackagesNamed;
   readonly #subscriberByTokenHash;
   /**
-   * Each customer's live packages as the dashboard reads them, while the database reports every change of a package
-   * (PostgreSQL), until the first of them ends. The rows only: what is used in the current period is worked out per
-   * request.
+   * Each customer's live packages as the dashboard reads them, while the database reports every change of a package,
+   * until the first of them ends. The rows only: what is used in the current period is worked out per request.
    */
   readonly #kept: ReadCache<NamedPackageRow[]>;
 
