@@ -205,7 +205,13 @@ export class SubscriptionRepository {
    * running package's allowance is now used up.
    */
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
+    const usedUp = await this.#countTraffic(entries, now);
+    // On SQLite no trigger reports a push's counters (change-feed.ts): this is what drops them.
     this.#changed(entries.map((entry) => entry.userId));
+    return usedUp;
+  }
+
+  async #countTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
     const postgres = isPostgres(this.db);
     const pushed = postgres
       ? sql`pushed(user_id, up, down) as (select * from unnest(
@@ -246,7 +252,6 @@ export class SubscriptionRepository {
 
   /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
   async endExhaustedTrafficPackages(userIds: number[], now: number): Promise<void> {
-    this.#changed(userIds);
     // In slices, so that a push that used up many allowances at once stays within the parameter limits.
     for (let start = 0; start < userIds.length; start += 1000) {
       await this.db
@@ -260,6 +265,7 @@ export class SubscriptionRepository {
         .whereRef('traffic_used', '>=', 'traffic_total')
         .execute();
     }
+    this.#changed(userIds);
   }
 
   async findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
