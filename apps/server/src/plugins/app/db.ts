@@ -42,10 +42,15 @@ export default fp<DbOptions>(
       ? new SqliteChangeFeed(sqlite)
       : new PostgresChangeFeed(databaseUrl, { searchPath });
     fastify.decorate('dbChanges', changes);
+    fastify.metrics.gauge(
+      'mutenet_db_changes_heard',
+      "1 while the database's changes are heard, so that reads may be kept in memory; 0: every read goes to the database.",
+      async () => (changes.live ? 1 : 0),
+    );
     fastify.addHook('onClose', async () => {
       if (changes instanceof PostgresChangeFeed) await changes.close();
       await db.destroy();
     });
   },
-  { name: 'db' },
+  { name: 'db', dependencies: ['metrics'] },
 );
