@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
+import { orderRow, packageRow } from '../test/rows.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
 import { PostgresChangeFeed, UNHEARD } from './change-feed.js';
@@ -102,23 +103,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
     const orders = await db
       .insertInto('orders')
       .values(
-        [...users, users[0]!].map(({ id }, i) => ({
-          no: String(i).padStart(24, '0'),
-          user_id: id,
-          plan_id: seeded.traffic,
-          package_id: seeded.traffic30,
-          plan_names: '{}',
-          package_label: 'p',
-          days: 30,
-          traffic_bytes: 1,
-          currency: 'USD',
-          amount_minor: 1,
-          decimals: 2,
-          status: 'success',
-          created_at: 0,
-          updated_at: 0,
-          due_at: 0,
-        })),
+        [...users, users[0]!].map(({ id }, i) => orderRow(seeded, { userId: id, no: String(i).padStart(24, '0') })),
       )
       .returning(['id', 'user_id'])
       .execute();
@@ -131,19 +116,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
     await raw.query(`listen "mutenet_${createHash('md5').update(server.installation.schema!).digest('hex')}"`);
     await db
       .insertInto('user_packages')
-      .values(
-        orders.map((order) => ({
-          user_id: order.user_id,
-          order_id: order.id,
-          plan_id: seeded.traffic,
-          package_id: seeded.traffic30,
-          traffic_total: 10,
-          days: 30,
-          starts_at: 0,
-          ends_at: 1,
-          created_at: 0,
-        })),
-      )
+      .values(orders.map((order) => packageRow(seeded, { userId: order.user_id, orderId: order.id })))
       .execute();
     await sql`update user_packages set traffic_used = traffic_used + 1`.execute(db);
     const ids = users.map(({ id }) => String(id)).sort();
@@ -318,38 +291,12 @@ describe('the database’s changes, on SQLite', () => {
     await server.app.catalog.setCurrencyEnabled('CLP', false);
     const order = await db
       .insertInto('orders')
-      .values({
-        no: '1'.padStart(24, '0'),
-        user_id: id,
-        plan_id: seeded.traffic,
-        package_id: seeded.traffic30,
-        plan_names: '{}',
-        package_label: 'p',
-        days: 30,
-        traffic_bytes: 1,
-        currency: 'USD',
-        amount_minor: 1,
-        decimals: 2,
-        status: 'success',
-        created_at: 0,
-        updated_at: 0,
-        due_at: 0,
-      })
+      .values(orderRow(seeded, { userId: id, no: '1'.padStart(24, '0') }))
       .returning('id')
       .executeTakeFirstOrThrow();
     await db
       .insertInto('user_packages')
-      .values({
-        user_id: id,
-        order_id: order.id,
-        plan_id: seeded.traffic,
-        package_id: seeded.traffic30,
-        traffic_total: 10,
-        days: 30,
-        starts_at: 0,
-        ends_at: 1,
-        created_at: 0,
-      })
+      .values(packageRow(seeded, { userId: id, orderId: order.id }))
       .execute();
     expect(heard).toEqual([
       `users:${id}`,

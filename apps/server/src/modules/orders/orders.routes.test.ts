@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { type HttpClient, httpClient } from '../../test/http-client.js';
+import { orderRow } from '../../test/rows.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 const en = (key: keyof typeof MESSAGES) => MESSAGES[key].en;
@@ -159,23 +160,9 @@ describe.each(DATABASES)('orders on %s', (database) => {
     await app.app.db
       .insertInto('orders')
       .values(
-        Array.from({ length: 501 }, (_, index) => ({
-          no: orderNo(index),
-          user_id: buyer.userId,
-          plan_id: seeded.traffic,
-          package_id: seeded.traffic30,
-          plan_names: JSON.stringify({ en: 'Traffic 100', 'pt-BR': 'T', 'zh-Hans': 'T' }),
-          package_label: '100 GB / 30 days',
-          days: 30,
-          traffic_bytes: 1,
-          currency: 'USD',
-          amount_minor: 499,
-          decimals: 2,
-          status: 'close',
-          created_at: 1_000_000 + index,
-          updated_at: 1_000_000 + index,
-          due_at: 1_000_000 + index,
-        })),
+        Array.from({ length: 501 }, (_, index) =>
+          orderRow(seeded, { userId: buyer.userId, no: orderNo(index), status: 'close', at: 1_000_000 + index }),
+        ),
       )
       .execute();
     const listed = (await buyer.orders()).body.data.map((order: { no: string }) => order.no);
