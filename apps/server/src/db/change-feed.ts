@@ -175,8 +175,8 @@ const SQLITE_TRIGGERS = [
   { table: 'settings', key: 'key', events: ['insert', 'update', 'delete'] },
   { table: 'catalog_version', key: null, events: ['update'] },
   { table: 'orders', key: 'user_id', events: ['insert', 'update', 'delete'] },
-  // Not a push's counters: a call per row would add half again to a 10,000-user push. Its repository drops the
-  // pushed customers itself.
+  // Not a push's counters: a call per row costs about 3 ms per 10,000 rows, an eighth of a push. Its repository
+  // drops the pushed customers itself.
   {
     table: 'user_packages',
     key: 'user_id',
