@@ -56,7 +56,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
     return id;
   };
 
-  it('names the table and the row’s key of each committed change, whoever wrote it, and nothing rolled back', async () => {
+  it('names the table and the key of each committed change, whoever wrote it, and nothing rolled back', async () => {
     await openFeed();
     const { db } = server.app;
     const id = await newUser('feed.one@example.com');

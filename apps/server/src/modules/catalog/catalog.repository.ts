@@ -66,7 +66,7 @@ export class CatalogRepository {
     );
   }
 
-  /** A write to the catalogue: this instance reads the version again once it is done, without waiting for the notice. */
+  /** A write to the catalogue: this instance reads the version again once it is done, not waiting for the notice. */
   async #write<T>(work: Promise<T>): Promise<T> {
     try {
       return await work;
