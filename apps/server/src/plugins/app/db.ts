@@ -42,6 +42,13 @@ export default fp<DbOptions>(
       ? new SqliteChangeFeed(sqlite)
       : new PostgresChangeFeed(databaseUrl, { searchPath });
     fastify.decorate('dbChanges', changes);
+    // PostgreSQL's feed goes and comes with its connection: each time is worth a line (SQLite's never goes).
+    if (changes instanceof PostgresChangeFeed) {
+      changes.onReset(() => {
+        if (changes.live) fastify.log.info("the database's changes are heard: reads are kept in memory");
+        else fastify.log.warn("the database's changes are not heard: every read goes to the database until they are");
+      });
+    }
     fastify.metrics.gauge(
       'mutenet_db_changes_heard',
       "1 while the database's changes are heard, so that reads may be kept in memory; 0: every read goes to the database.",
