@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { dropConnection } from './database.js';
 
 export type ChangeListener = (key: string) => void;
 
@@ -156,7 +157,7 @@ export class PostgresChangeFeed extends ListenedFeed implements ChangeFeed {
     this.live = false;
     if (wasLive) this.reset();
     if (this.#closed) return;
-    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    dropConnection(client);
     this.#timer = setTimeout(() => void this.#connect(), this.#retryMs);
     this.#timer.unref();
   }

@@ -120,14 +120,21 @@ function wrapQueries(client: pg.PoolClient, timeoutMs: number | undefined) {
     const result = name ? query({ name, text, values }) : query(...args);
     if (!timeoutMs || !(result instanceof Promise)) return result;
     const silence = setTimeout(() => {
-      // pg has no public way to drop a connection that does not answer; its own query timeout does the same.
-      const { stream } = (client as unknown as { connection: { stream: { destroy(error: Error): void } } }).connection;
-      stream.destroy(
+      dropConnection(
+        client,
         Object.assign(new Error('Connection terminated: the database did not answer'), { code: 'ETIMEDOUT' }),
       );
     }, timeoutMs);
     return result.finally(() => clearTimeout(silence));
   };
+}
+
+/**
+ * Closes a PostgreSQL connection's socket at once, failing what it was running with `error`: pg has no public way to
+ * drop a connection that does not answer (its `end` waits for an answer), and its own query timeout does the same.
+ */
+export function dropConnection(client: pg.ClientBase, error?: Error): void {
+  (client as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream.destroy(error);
 }
 
 /** How many prepared statements a SQLite connection keeps: far more than the app's distinct query texts. */

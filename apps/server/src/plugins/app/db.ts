@@ -37,25 +37,22 @@ export default fp<DbOptions>(
     fastify.decorate('db', db);
     fastify.decorate('dialect', dialect);
     fastify.decorate('pingDatabase', () => pingDatabase(db));
+    const postgresChanges = sqlite ? undefined : new PostgresChangeFeed(databaseUrl, { searchPath });
     // After the migrations: the SQLite feed's triggers are on the tables.
-    const changes: ChangeFeed = sqlite
-      ? new SqliteChangeFeed(sqlite)
-      : new PostgresChangeFeed(databaseUrl, { searchPath });
+    const changes: ChangeFeed = postgresChanges ?? new SqliteChangeFeed(sqlite!);
     fastify.decorate('dbChanges', changes);
     // PostgreSQL's feed goes and comes with its connection: each time is worth a line (SQLite's never goes).
-    if (changes instanceof PostgresChangeFeed) {
-      changes.onReset(() => {
-        if (changes.live) fastify.log.info("the database's changes are heard: reads are kept in memory");
-        else fastify.log.warn("the database's changes are not heard: every read goes to the database until they are");
-      });
-    }
+    postgresChanges?.onReset(() => {
+      if (postgresChanges.live) fastify.log.info("the database's changes are heard: reads are kept in memory");
+      else fastify.log.warn("the database's changes are not heard: every read goes to the database until they are");
+    });
     fastify.metrics.gauge(
       'mutenet_db_changes_heard',
       "1 while the database's changes are heard, so that reads may be kept in memory; 0: every read goes to the database.",
       async () => (changes.live ? 1 : 0),
     );
     fastify.addHook('onClose', async () => {
-      if (changes instanceof PostgresChangeFeed) await changes.close();
+      await postgresChanges?.close();
       await db.destroy();
     });
   },
