@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 
 /** Answers this long or longer are compressed: shorter ones gain less than the encoding costs. */
@@ -39,11 +40,20 @@ export function encodingFor(reply: FastifyReply, bytes: number): Encoding | unde
   return chooseEncoding(reply.request.headers['accept-encoding']);
 }
 
-/** An answer made for one request, compressed at once at the usual settings (brotli 4, gzip 6). */
+/** The usual settings for an answer made for one request: brotli 4 (gzip at its default, 6). */
+const BROTLI_FOR_ONE_REQUEST = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** An answer made for one request, compressed at once on the event loop. */
 export function compressNow(payload: string | Buffer, encoding: Encoding): Buffer {
-  return encoding === 'br'
-    ? brotliCompressSync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
-    : gzipSync(payload);
+  return encoding === 'br' ? brotliCompressSync(payload, BROTLI_FOR_ONE_REQUEST) : gzipSync(payload);
+}
+
+const brotliOnPool = promisify<string | Buffer, BrotliOptions, Buffer>(brotliCompress);
+const gzipOnPool = promisify<string | Buffer, Buffer>(gzip);
+
+/** A long answer made for one request, compressed on the thread pool at the same settings, off the event loop. */
+export function compressInBackground(payload: string | Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliOnPool(payload, BROTLI_FOR_ONE_REQUEST) : gzipOnPool(payload);
 }
 
 /** A text compressed at the best ratio: for answers compressed once and sent many times. */

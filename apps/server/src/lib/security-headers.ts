@@ -33,3 +33,22 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
   middleware({} as IncomingMessage, response as unknown as ServerResponse, () => {});
   return Object.freeze(headers);
 }
+
+/**
+ * The headers every answer starts with; a route that says how it may be cached replaces `cache-control`. An answer
+ * that does not say is stored nowhere: most answers carry personal data.
+ */
+const DEFAULT_HEADERS = Object.freeze({ ...SECURITY_HEADERS, 'cache-control': 'no-store' });
+/**
+ * Over HTTPS (the socket's, or a trusted proxy's X-Forwarded-Proto) only: over plain HTTP the header means nothing,
+ * and a proxy that is not trusted must not make the browser pin the site.
+ */
+const HTTPS_DEFAULT_HEADERS = Object.freeze({
+  ...DEFAULT_HEADERS,
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+});
+
+/** The headers every answer starts with, over the request's protocol as Fastify reads it. */
+export function defaultHeadersFor(protocol: string | undefined): Readonly<Record<string, string>> {
+  return protocol === 'https' ? HTTPS_DEFAULT_HEADERS : DEFAULT_HEADERS;
+}

@@ -1,4 +1,5 @@
 import { CHECKOUT_COOKIE } from '@mutenet/contract';
+import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error.js';
@@ -50,7 +51,7 @@ export default fp<AuthOptions>(
     fastify.decorate('authenticateCheckout', async (request: FastifyRequest) => {
       const header = tokenOf(request);
       const cookies = request.headers.cookie;
-      const cookie = cookies ? fastify.parseCookie(cookies)[CHECKOUT_COOKIE] : undefined;
+      const cookie = cookies ? parseCookie(cookies)[CHECKOUT_COOKIE] : undefined;
       if (!header && cookie && request.method !== 'GET' && request.method !== 'HEAD') {
         const origin = request.headers.origin;
         if (!origin || origin !== `${request.protocol}://${request.host}`) throw new AppError('FORBIDDEN');

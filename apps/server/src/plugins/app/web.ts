@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { CHECKOUT_PATH_PREFIX, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
 import fp from 'fastify-plugin';
+import { COMPRESS_FROM_BYTES } from '../../lib/compression.js';
 import { CHECKOUT_POLICY, cspHeader, PANEL_POLICY } from '../../lib/content-security-policy.js';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
@@ -47,28 +49,33 @@ export default fp<WebOptions>(
       return;
     }
 
-    await fastify.register(fastifyStatic, {
-      root: distDir,
-      prefix: '/person/',
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders(reply, filePath) {
-        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
-        const policy = pagePolicies.get(filePath);
-        if (policy) reply.header('content-security-policy', policy);
-      },
+    // Files go as streams, compressed by @fastify/compress when they have no compressed copy (the pages, the icons):
+    // in this context only, as its hooks would cost every other route something on each request.
+    await fastify.register(async (files) => {
+      await files.register(compress, { encodings: ['br', 'gzip'], threshold: COMPRESS_FROM_BYTES });
+      await files.register(fastifyStatic, {
+        root: distDir,
+        prefix: '/person/',
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders(reply, filePath) {
+          reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+          const policy = pagePolicies.get(filePath);
+          if (policy) reply.header('content-security-policy', policy);
+        },
+      });
+      const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
+      files.get('/person/', sendIndex);
+      files.get('/person/*', sendIndex);
+      // The hosted checkout is the web app's second page, /shopDetails/{lang}/{orderNo}.
+      if (fs.existsSync(path.join(distDir, CHECKOUT_PAGE))) {
+        files.get(`${CHECKOUT_PATH_PREFIX}/*`, (_request, reply) => reply.sendFile(CHECKOUT_PAGE));
+      }
+      // A hashed file that is not there (an old build's chunk) is a 404, not the SPA's page served as JavaScript.
+      files.get('/person/assets/*', (_request, reply) => reply.callNotFound());
     });
-    const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
-    fastify.get('/person/', sendIndex);
-    fastify.get('/person/*', sendIndex);
-    // The hosted checkout is the web app's second page, /shopDetails/{lang}/{orderNo}.
-    if (fs.existsSync(path.join(distDir, CHECKOUT_PAGE))) {
-      fastify.get(`${CHECKOUT_PATH_PREFIX}/*`, (_request, reply) => reply.sendFile(CHECKOUT_PAGE));
-    }
-    // A hashed file that is not there (an old build's chunk) is a 404, not the SPA's page served as JavaScript.
-    fastify.get('/person/assets/*', (_request, reply) => reply.callNotFound());
   },
   { name: 'web', dependencies: ['db'] },
 );
