@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { CLIENT_APPS } from '@mutenet/contract';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { EarlyAnswers } from './lib/early-answers.js';
 import { loggableUrl } from './lib/log-url.js';
+import { requestIdOf } from './lib/request-id.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
@@ -15,6 +16,7 @@ import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
 import dbPlugin from './plugins/app/db.js';
+import earlyAnswersPlugin from './plugins/app/early-answers.js';
 import errorsPlugin, { sendFrameworkError } from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
 import jobsPlugin from './plugins/app/jobs.js';
@@ -38,8 +40,6 @@ export type AppOptions = {
   logger?: Exclude<FastifyServerOptions['logger'], boolean>;
 };
 
-const REQUEST_ID = /^[\w.-]{1,64}$/;
-
 // Never logged: tokens, cookies and anything a client authenticates with.
 const REDACTED = [
   'req.headers.authorization',
@@ -50,6 +50,7 @@ const REDACTED = [
 
 /** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
 export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
+  const earlyAnswers = new EarlyAnswers({ trustProxy: config.trustProxy, requestId: requestIdOf });
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -68,12 +69,9 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     return503OnClosing: true,
     frameworkErrors: sendFrameworkError,
     forceCloseConnections: 'idle',
-    // A client's own X-Request-Id is kept when it is a short plain id; anything else gets a fresh one.
     requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers),
+    serverFactory: earlyAnswers.serverFactory,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
@@ -82,6 +80,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(errorsPlugin);
   await app.register(httpPlugin);
   await app.register(metricsPlugin, { token: config.metricsToken });
+  await app.register(earlyAnswersPlugin, { earlyAnswers });
   await app.register(storePlugin, { redisUrl: config.redisUrl, now, ...(redisKeyPrefix ? { redisKeyPrefix } : {}) });
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, {

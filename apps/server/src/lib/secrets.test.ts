@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashToken, matchesHash, newToken, sameSecret } from './secrets.js';
+import { equalInConstantTime, hashToken, matchesHash, newToken, sameSecret } from './secrets.js';
 
 describe('secrets', () => {
   it('sameSecret says what === says, for any two strings, of any lengths', () => {
@@ -36,5 +36,22 @@ describe('secrets', () => {
     expect(matchesHash('', '')).toBe(false);
     expect(matchesHash('a', hashToken('a').slice(0, 62))).toBe(false);
     expect(matchesHash('a', 'z'.repeat(64))).toBe(false);
+  });
+
+  it('equalInConstantTime says what === says, for any two strings, surrogates and equal lengths included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        expect(equalInConstantTime(a, b)).toBe(a === b);
+        expect(equalInConstantTime(a, a)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    const token = newToken();
+    for (let index = 0; index < token.length; index++) {
+      const changed = `${token.slice(0, index)}${token[index] === 'a' ? 'b' : 'a'}${token.slice(index + 1)}`;
+      expect(equalInConstantTime(changed, token)).toBe(false);
+    }
+    expect(equalInConstantTime('', '')).toBe(true);
+    expect(equalInConstantTime('abc', 'abcd')).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { vi } from 'vitest';
 import { buildApp } from '../app.js';
@@ -48,6 +49,8 @@ export type TestAppOptions = {
    * schema), Redis key prefix, outbox and clock. The app joined cleans them up, so it is closed last.
    */
   joining?: { installation: Installation };
+  /** Runs on the built app before it listens (and so before it is ready): a test's own hooks. */
+  beforeListen?: (app: FastifyInstance) => void;
 };
 
 /** What the instances of one installation share. */
@@ -86,6 +89,7 @@ export async function startTestApp({
   redis = false,
   redisKeyPrefix = newRedisKeyPrefix(),
   joining,
+  beforeListen,
 }: TestAppOptions = {}) {
   const installation = joining?.installation ?? (await newInstallation(database, redisKeyPrefix));
   const { dir, schema, clock } = installation;
@@ -119,6 +123,7 @@ export async function startTestApp({
       },
     },
   });
+  beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
+import { COMPRESS_FROM_BYTES } from '../../lib/compression.js';
+import type { Answer } from '../../lib/early-answers.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
 import { readPushBody } from './push-body.js';
@@ -18,24 +21,25 @@ declare module 'fastify' {
 }
 
 /**
- * Answers with the body and its quoted-hash ETag, or 304 when the agent already has it; a body kept gzipped is sent
- * as it is to an agent that accepts gzip (V2bX's HTTP client asks for it by default).
+ * The body and its quoted-hash ETag, or 304 when the agent already has it; a body kept gzipped goes as it is to an
+ * agent that accepts gzip (V2bX's HTTP client asks for it by default).
  */
-function sendTagged(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: string | Buffer,
-  etag: string,
-  gzipped?: Buffer,
-) {
+function taggedAnswer(headers: IncomingHttpHeaders, body: string | Buffer, etag: string, gzipped?: Buffer): Answer {
   // The agent keeps the ETag itself; no cache on the way may keep the users' credentials.
-  reply.header('etag', etag).header('cache-control', 'no-store').header('vary', 'accept-encoding');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-    return reply.header('content-encoding', 'gzip').send(gzipped);
+  const tags = { etag, 'cache-control': 'no-store', vary: 'accept-encoding' };
+  if (headers['if-none-match'] === etag) return { status: 304, headers: tags };
+  const json = { ...tags, 'content-type': 'application/json; charset=utf-8' };
+  if (gzipped && /\bgzip\b/.test(headers['accept-encoding'] ?? '')) {
+    return { status: 200, headers: { ...json, 'content-encoding': 'gzip' }, body: gzipped };
   }
-  return reply.send(body);
+  return { status: 200, headers: json, body };
+}
+
+/** An answer that needs nothing of Fastify's hooks: nothing to send, or a body already compressed or too short to be. */
+function goesAsIs({ headers, body }: Answer): boolean {
+  return (
+    body === undefined || headers['content-encoding'] !== undefined || Buffer.byteLength(body) < COMPRESS_FROM_BYTES
+  );
 }
 
 function checkSize(users: number) {
@@ -58,33 +62,55 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
     else parseJson(request, body.toString('utf8'), done);
   });
 
-  // Every call: the node's own id and token (a shared token is not accepted), and a heartbeat for its status.
+  /** The node whose own id and token the call carries (a shared token is not accepted), else undefined. */
+  async function callingNode(query: unknown, apiKey: unknown): Promise<NodeView | undefined> {
+    const parsed = NodeQuerySchema.safeParse(query);
+    const token = parsed.data?.token ?? (typeof apiKey === 'string' ? apiKey : undefined);
+    if (!parsed.success || !token) return undefined;
+    return fastify.nodes.authenticate(Number(parsed.data.node_id), token, parsed.data.node_type);
+  }
+
+  // The heartbeat only feeds the status pages: a store that is away must not refuse the agent's call, or its
+  // traffic report would be lost.
+  const recordHeartbeat = (node: NodeView, log: FastifyBaseLogger) =>
+    fastify.nodes
+      .heartbeat(node.id)
+      ?.catch((error: Error) => log.warn({ err: { message: error.message } }, 'node heartbeat not recorded'));
+
+  // Every call: the node's own id and token, and a heartbeat for its status.
   app.addHook('preHandler', async (request) => {
-    const query = NodeQuerySchema.safeParse(request.query);
-    const header = request.headers['x-api-key'];
-    const token = query.data?.token ?? (typeof header === 'string' ? header : undefined);
-    const node =
-      query.success && token
-        ? await fastify.nodes.authenticate(Number(query.data.node_id), token, query.data.node_type)
-        : undefined;
+    const node = await callingNode(request.query, request.headers['x-api-key']);
     if (!node) throw new AppError('FORBIDDEN');
     request.node = node;
-    // The heartbeat only feeds the status pages: a store that is away must not refuse the agent's call, or its
-    // traffic report would be lost.
-    await fastify.nodes
-      .heartbeat(node.id)
-      .catch((error: Error) => request.log.warn({ err: { message: error.message } }, 'node heartbeat not recorded'));
+    await recordHeartbeat(node, request.log);
   });
 
-  app.get(`${NODE_API_PREFIX}/config`, async (request, reply) => {
-    const { body, etag } = uniProxyConfigAnswer(request.node);
-    return sendTagged(request, reply, body, etag);
-  });
-
-  app.get(`${NODE_API_PREFIX}/user`, async (request, reply) => {
-    const list = await users.current();
-    return sendTagged(request, reply, list.body, list.etag, list.gzipped);
-  });
+  // What an agent pulls, answered by the same code on the route and, when it goes as it is, before Fastify routes
+  // it (lib/early-answers.ts): every node pulls both every minute, and most pulls are 304s.
+  const pulls = {
+    [`${NODE_API_PREFIX}/config`]: async (headers: IncomingHttpHeaders, node: NodeView) => {
+      const { body, etag } = uniProxyConfigAnswer(node);
+      return taggedAnswer(headers, body, etag);
+    },
+    [`${NODE_API_PREFIX}/user`]: async (headers: IncomingHttpHeaders) => {
+      const list = await users.current();
+      return taggedAnswer(headers, list.body, list.etag, list.gzipped);
+    },
+  };
+  for (const [path, answerTo] of Object.entries(pulls)) {
+    app.get(path, async (request, reply) => {
+      const { status, headers, body } = await answerTo(request.headers, request.node);
+      return reply.code(status).headers(headers).send(body);
+    });
+    // A call the route would refuse, or whose answer wants compressing, is left to it.
+    fastify.earlyAnswers.add(path, async ({ raw, query }) => {
+      const node = await callingNode(query, raw.headers['x-api-key']);
+      if (!node) return undefined;
+      await recordHeartbeat(node, fastify.log);
+      const answer = await answerTo(raw.headers, node);
+      return goesAsIs(answer) ? answer : undefined;
+    });
+  }
 
   app.post(`${NODE_API_PREFIX}/push`, {
     bodyLimit: REPORT_BODY_LIMIT,

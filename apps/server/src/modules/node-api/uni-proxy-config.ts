@@ -23,14 +23,14 @@ function networkSettings(node: NodeView): Record<string, unknown> {
 }
 
 /**
- * The configuration's JSON and its quoted-hash ETag, worked out once per loaded node (the node list is reloaded as a
- * whole, in new objects, when it may have changed): agents ask for it every minute or so.
+ * The configuration's JSON, as the bytes sent, and its quoted-hash ETag, worked out once per loaded node (the node
+ * list is reloaded as a whole, in new objects, when it may have changed): agents ask for it every minute or so.
  */
-const answers = new WeakMap<NodeView, { body: string; etag: string }>();
-export function uniProxyConfigAnswer(node: NodeView): { body: string; etag: string } {
+const answers = new WeakMap<NodeView, { body: Buffer; etag: string }>();
+export function uniProxyConfigAnswer(node: NodeView): { body: Buffer; etag: string } {
   let answer = answers.get(node);
   if (!answer) {
-    const body = JSON.stringify(uniProxyConfig(node));
+    const body = Buffer.from(JSON.stringify(uniProxyConfig(node)));
     answer = { body, etag: `"${hash('sha1', body)}"` };
     answers.set(node, answer);
   }

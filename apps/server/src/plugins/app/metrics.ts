@@ -22,6 +22,8 @@ export interface Metrics {
   gauge(name: string, help: string, collect: () => Promise<Sample[] | number>): void;
   /** The exposition, in the Prometheus text format 0.0.4. */
   render(): Promise<string>;
+  /** Counts and times a request answered before Fastify's hooks (lib/early-answers.ts), as they count the others. */
+  countRequest(method: string, route: string, status: number, seconds: number): void;
 }
 
 declare module 'fastify' {
@@ -203,6 +205,24 @@ export default fp<MetricsOptions>(
       return [header(name, help, 'gauge'), ...lines].join('\n');
     }
 
+    /** Each route's series, per method: found once, so that a request adds to them without building labels. */
+    const routes = new Map<string, { latency: Buckets; byStatus: Map<number, { value: number }> }>();
+    const countRequest = (method: string, route: string, status: number, seconds: number) => {
+      const key = `${method} ${route}`;
+      let series = routes.get(key);
+      if (!series) {
+        series = { latency: latency.series.entry({ method, route }).value, byStatus: new Map() };
+        routes.set(key, series);
+      }
+      let count = series.byStatus.get(status);
+      if (!count) {
+        count = requests.series.entry({ method, route, status: String(status) });
+        series.byStatus.set(status, count);
+      }
+      count.value += 1;
+      observe(series.latency, seconds);
+    };
+
     const api: Metrics = {
       counter,
       gauge(name, help, collect) {
@@ -233,30 +253,14 @@ export default fp<MetricsOptions>(
         ];
         return `${parts.join('\n')}\n`;
       },
+      countRequest,
     };
     fastify.decorate('metrics', api);
 
-    /** Each route's series, per method: found once, so that a request adds to them without building labels. */
-    const routes = new Map<string, { latency: Buckets; byStatus: Map<number, { value: number }> }>();
-    // A callback hook: it runs on every request, where a promise each is a measurable cost.
+    // A callback hook: it runs on every request, where a promise each is a measurable cost. Requests that matched no
+    // route share one label, so that unknown paths cannot grow the series.
     fastify.addHook('onResponse', (request, reply, done) => {
-      const { method } = request;
-      // Requests that matched no route share one label, so that unknown paths cannot grow the series.
-      const route = request.routeOptions.url ?? 'unmatched';
-      const key = `${method} ${route}`;
-      let series = routes.get(key);
-      if (!series) {
-        series = { latency: latency.series.entry({ method, route }).value, byStatus: new Map() };
-        routes.set(key, series);
-      }
-      const status = reply.statusCode;
-      let count = series.byStatus.get(status);
-      if (!count) {
-        count = requests.series.entry({ method, route, status: String(status) });
-        series.byStatus.set(status, count);
-      }
-      count.value += 1;
-      observe(series.latency, reply.elapsedTime / 1000);
+      countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
 

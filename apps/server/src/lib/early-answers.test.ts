@@ -1,0 +1,122 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EarlyAnswers } from './early-answers.js';
+
+type Reached = { early: string[]; fastify: string[]; counted: Array<[string, string, number]> };
+
+/** A server made by `serverFactory`, whose Fastify stand-in answers 299 and notes what reached it. */
+async function serve(earlyAnswers: EarlyAnswers, reached: Reached) {
+  const server = earlyAnswers.serverFactory(
+    (request, response) => {
+      reached.fastify.push(`${request.method} ${request.url}`);
+      response.writeHead(299).end('fastify');
+    },
+    { keepAliveTimeout: 1234, requestTimeout: 5678, connectionTimeout: 0 },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const call = (method: string, path: string) =>
+    new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const request = http.request({ port, host: '127.0.0.1', path, method, agent: false }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  return { server, call };
+}
+
+describe('early answers', () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  async function setUp() {
+    const reached: Reached = { early: [], fastify: [], counted: [] };
+    const earlyAnswers = new EarlyAnswers({ trustProxy: false, requestId: () => 'an-id' });
+    earlyAnswers.add('/answered', async ({ query }) => {
+      reached.early.push(`answered ${JSON.stringify(query)}`);
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: `early ${query.x ?? ''}` };
+    });
+    earlyAnswers.add('/declined', async () => {
+      reached.early.push('declined');
+      return undefined;
+    });
+    earlyAnswers.add('/failing', async () => {
+      reached.early.push('failing');
+      throw new Error('the database is away');
+    });
+    const { server, call } = await serve(earlyAnswers, reached);
+    servers.push(server);
+    const start = () =>
+      earlyAnswers.start({
+        log: pino({ level: 'silent' }),
+        countRequest: (method, route, status) => reached.counted.push([method, route, status]),
+      });
+    return { earlyAnswers, reached, call, server, start };
+  }
+
+  it('sets on its server what Fastify sets on its own', async () => {
+    const { server } = await setUp();
+    expect(server.keepAliveTimeout).toBe(1234);
+    expect(server.requestTimeout).toBe(5678);
+  });
+
+  it('answers a GET of its exact path with its query, with the default headers, and counts it', async () => {
+    const { reached, call, start } = await setUp();
+    start();
+    const answer = await call('GET', '/answered?x=1&x=2&y');
+    expect(answer).toMatchObject({ status: 200, body: 'early 1,2' });
+    expect(answer.headers).toMatchObject({
+      'x-request-id': 'an-id',
+      'cache-control': 'no-store',
+      'content-length': '9',
+    });
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(reached.early).toEqual(['answered {"x":["1","2"],"y":""}']);
+    expect(reached.counted).toEqual([['GET', '/answered', 200]]);
+    expect(reached.fastify).toEqual([]);
+  });
+
+  it('leaves to Fastify what it declines or fails on, other methods and paths, and everything before start and once closing', async () => {
+    const { earlyAnswers, reached, call, start } = await setUp();
+    expect((await call('GET', '/answered')).status).toBe(299);
+    start();
+    for (const [method, path] of [
+      ['GET', '/declined'],
+      ['GET', '/failing?x=1'],
+      ['POST', '/answered'],
+      ['HEAD', '/answered'],
+      ['GET', '/answered/'],
+      ['GET', '/elsewhere'],
+    ] as const) {
+      expect((await call(method, path)).status, `${method} ${path}`).toBe(299);
+    }
+    earlyAnswers.close();
+    expect((await call('GET', '/answered')).status).toBe(299);
+    expect(reached.early).toEqual(['declined', 'failing']);
+    expect(reached.fastify).toEqual([
+      'GET /answered',
+      'GET /declined',
+      'GET /failing?x=1',
+      'POST /answered',
+      'HEAD /answered',
+      'GET /answered/',
+      'GET /elsewhere',
+      'GET /answered',
+    ]);
+    expect(reached.counted).toEqual([]);
+  });
+
+  it('refuses a second early answer for one path', async () => {
+    const { earlyAnswers } = await setUp();
+    expect(() => earlyAnswers.add('/answered', async () => undefined)).toThrow(/already/);
+  });
+});

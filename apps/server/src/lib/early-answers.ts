@@ -1,0 +1,159 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { parse as parseQuery } from 'fast-querystring';
+import type { FastifyBaseLogger } from 'fastify';
+import { defaultHeadersFor } from './security-headers.js';
+
+/** An early answer's request: as it came, with its query parsed as Fastify parses it. */
+export type EarlyRequest = { raw: IncomingMessage; query: Record<string, unknown> };
+
+/** An answer as it is written: its status, the route's own headers, and a body short enough to go uncompressed. */
+export type Answer = { status: number; headers: Readonly<Record<string, string>>; body?: string | Buffer };
+
+/**
+ * The answer to a request, or undefined to leave the request to Fastify, which then answers it in full (an error
+ * in the user's language, an answer to compress). Whatever it does must be safe to do again on the way there.
+ */
+export type EarlyAnswer = (request: EarlyRequest) => Promise<Answer | undefined>;
+
+/** Counts a request in the metrics, as their hook counts those Fastify answers. */
+export type CountRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+export type EarlyAnswersOptions = {
+  /** Whether X-Forwarded-For and X-Forwarded-Proto are believed, as Fastify's `trustProxy` says. */
+  trustProxy: boolean;
+  /** The request's id, as Fastify's `genReqId` makes it. */
+  requestId: (headers: IncomingHttpHeaders) => string;
+};
+
+type Started = { log: FastifyBaseLogger; countRequest: CountRequest };
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+/** What Fastify gives its `serverFactory`: its own options, with its defaults filled in. */
+type ServerOptions = {
+  http?: http.ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+};
+
+/** Log levels at which Fastify logs every request ("incoming request", "request completed"). */
+const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
+
+/** The last value of a header a proxy may have set more than once, as Fastify reads it. */
+function lastEntry(value: string): string {
+  const comma = value.lastIndexOf(',');
+  return (comma === -1 ? value : value.slice(comma + 1)).trim();
+}
+
+/**
+ * Answers a few GET routes before Fastify routes them: a node agent's pull of what it already has (the 304) is
+ * the call every node makes every minute, and Fastify's routing, request objects and hooks cost it more than all
+ * of its own work. A route's module adds its early answer and answers through Fastify with the same code; what
+ * every answer carries (the default headers, the request id, the metrics, the request log) is written here as
+ * Fastify's hooks write it, which a test holds both paths to.
+ */
+export class EarlyAnswers {
+  readonly #byPath = new Map<string, EarlyAnswer>();
+  #started: Started | undefined;
+  #closing = false;
+
+  constructor(private readonly options: EarlyAnswersOptions) {}
+
+  /** Answers GET `path` (exactly, with any query) when `answer` does; until `start`, no request is answered early. */
+  add(path: string, answer: EarlyAnswer): void {
+    if (this.#byPath.has(path)) throw new Error(`an early answer for ${path} is already added`);
+    this.#byPath.set(path, answer);
+  }
+
+  /** From here on requests may be answered early, logged and counted as Fastify's own. */
+  start(started: Started): void {
+    this.#started = started;
+  }
+
+  /** Closing: every request goes to Fastify, which answers 503 as the app's other requests. */
+  close(): void {
+    this.#closing = true;
+  }
+
+  /** Fastify's `serverFactory`: the server Fastify would make, whose requests meet the early answers first. */
+  readonly serverFactory = (handler: RequestListener, options: ServerOptions): http.Server => {
+    const server = http.createServer(options.http ?? {}, (request, response) => {
+      if (!this.#answerEarly(request, response, handler)) handler(request, response);
+    });
+    // What Fastify sets on a server it makes itself.
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+
+  /** Whether the request is one of the early answers': if its answer declines it, it then goes to Fastify. */
+  #answerEarly(request: IncomingMessage, response: ServerResponse, fastify: RequestListener): boolean {
+    const started = this.#started;
+    if (!started || this.#closing || request.method !== 'GET') return false;
+    const url = request.url ?? '';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const answer = this.#byPath.get(path);
+    if (!answer) return false;
+    const startedAt = performance.now();
+    const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
+    answer({ raw: request, query }).then(
+      (answered) => {
+        if (answered) this.#write(request, response, path, answered, startedAt, started);
+        else fastify(request, response);
+      },
+      (error: Error) => {
+        // Fastify meets the same error on the route, and answers it as an envelope in the user's language.
+        started.log.debug({ err: { message: error.message }, route: path }, 'early answer failed; left to its route');
+        fastify(request, response);
+      },
+    );
+    return true;
+  }
+
+  /** The answer, with what Fastify's hooks add to every answer, logged and counted as they do it. */
+  #write(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: string,
+    answer: Answer,
+    startedAt: number,
+    { log, countRequest }: Started,
+  ) {
+    const { trustProxy, requestId } = this.options;
+    const id = requestId(request.headers);
+    const requestLog = REQUEST_LOG_LEVELS.has(log.level) ? log.child({ reqId: id }) : undefined;
+    requestLog?.info(
+      { req: { method: request.method, url: request.url, ip: clientIp(request, trustProxy) } },
+      'incoming request',
+    );
+    const headers: Record<string, string> = {
+      ...defaultHeadersFor(protocolOf(request, trustProxy)),
+      'x-request-id': id,
+      ...answer.headers,
+    };
+    if (answer.body !== undefined) headers['content-length'] = String(Buffer.byteLength(answer.body));
+    response.writeHead(answer.status, headers);
+    response.end(answer.body);
+    const elapsed = performance.now() - startedAt;
+    countRequest('GET', route, answer.status, elapsed / 1000);
+    requestLog?.info({ res: { statusCode: answer.status }, responseTime: elapsed }, 'request completed');
+  }
+}
+
+/** The request's protocol as Fastify's `request.protocol` reads it. */
+function protocolOf(request: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers['x-forwarded-proto'] : undefined;
+  if (typeof forwarded === 'string' && forwarded) return lastEntry(forwarded);
+  return (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+}
+
+/** The client's address as Fastify's `request.ip` reads it: behind a trusted proxy, the first X-Forwarded-For. */
+function clientIp(request: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  return first || request.socket.remoteAddress;
+}
