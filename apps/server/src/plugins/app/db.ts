@@ -41,8 +41,11 @@ export default fp<DbOptions>(
     // After the migrations: the SQLite feed's triggers are on the tables.
     const changes: ChangeFeed = postgresChanges ?? new SqliteChangeFeed(sqlite!);
     fastify.decorate('dbChanges', changes);
-    // PostgreSQL's feed goes and comes with its connection: each time is worth a line (SQLite's never goes).
+    // PostgreSQL's feed goes and comes with its connection: each time is worth a line (SQLite's never goes), but for
+    // its end when the app closes.
+    let closing = false;
     postgresChanges?.onReset(() => {
+      if (closing) return;
       if (postgresChanges.live) fastify.log.info("the database's changes are heard: reads are kept in memory");
       else fastify.log.warn("the database's changes are not heard: every read goes to the database until they are");
     });
@@ -52,6 +55,7 @@ export default fp<DbOptions>(
       async () => (changes.live ? 1 : 0),
     );
     fastify.addHook('onClose', async () => {
+      closing = true;
       await postgresChanges?.close();
       await db.destroy();
     });
