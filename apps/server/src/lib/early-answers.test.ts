@@ -53,6 +53,14 @@ describe('early answers', () => {
       reached.early.push('failing');
       throw new Error('the database is away');
     });
+    earlyAnswers.add('/throwing', () => {
+      reached.early.push('throwing');
+      throw new Error('thrown before any promise');
+    });
+    earlyAnswers.add('/unwritable', async () => {
+      reached.early.push('unwritable');
+      return { status: 200, headers: { 'x-bad': 'line\nbreak' }, body: 'never sent' };
+    });
     const { server, call } = await serve(earlyAnswers, reached);
     servers.push(server);
     const start = () =>
@@ -85,13 +93,15 @@ describe('early answers', () => {
     expect(reached.fastify).toEqual([]);
   });
 
-  it('leaves to Fastify what it declines or fails on, other methods and paths, and everything before start and once closing', async () => {
+  it('leaves to Fastify what it declines, fails on or cannot write, other methods and paths, and all before start or once closing', async () => {
     const { earlyAnswers, reached, call, start } = await setUp();
     expect((await call('GET', '/answered')).status).toBe(299);
     start();
     for (const [method, path] of [
       ['GET', '/declined'],
       ['GET', '/failing?x=1'],
+      ['GET', '/throwing'],
+      ['GET', '/unwritable'],
       ['POST', '/answered'],
       ['HEAD', '/answered'],
       ['GET', '/answered/'],
@@ -101,11 +111,13 @@ describe('early answers', () => {
     }
     earlyAnswers.close();
     expect((await call('GET', '/answered')).status).toBe(299);
-    expect(reached.early).toEqual(['declined', 'failing']);
+    expect(reached.early).toEqual(['declined', 'failing', 'throwing', 'unwritable']);
     expect(reached.fastify).toEqual([
       'GET /answered',
       'GET /declined',
       'GET /failing?x=1',
+      'GET /throwing',
+      'GET /unwritable',
       'POST /answered',
       'HEAD /answered',
       'GET /answered/',

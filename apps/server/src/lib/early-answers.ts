@@ -99,18 +99,29 @@ export class EarlyAnswers {
     const answer = this.#byPath.get(path);
     if (!answer) return false;
     const startedAt = performance.now();
-    const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
-    answer({ raw: request, query }).then(
-      (answered) => {
-        if (answered) this.#write(request, response, path, answered, startedAt, started);
-        else fastify(request, response);
-      },
-      (error: Error) => {
-        // Fastify meets the same error on the route, and answers it as an envelope in the user's language.
-        started.log.debug({ err: { message: error.message }, route: path }, 'early answer failed; left to its route');
-        fastify(request, response);
-      },
-    );
+    // Whatever fails on the way goes to Fastify, which meets the same failure on the route and answers it as an
+    // envelope in the user's language: nothing thrown here may reach the server's listener.
+    const leave = (error?: Error) => {
+      if (error) started.log.debug({ err: { message: error.message }, route: path }, 'early answer failed');
+      fastify(request, response);
+    };
+    let answering: Promise<Answer | undefined>;
+    try {
+      const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
+      answering = answer({ raw: request, query });
+    } catch (error) {
+      leave(error as Error);
+      return true;
+    }
+    answering.then((answered) => {
+      if (!answered) return leave();
+      try {
+        this.#write(request, response, path, answered, startedAt, started);
+      } catch (error) {
+        if (response.headersSent) response.destroy(error as Error);
+        else leave(error as Error);
+      }
+    }, leave);
     return true;
   }
 
