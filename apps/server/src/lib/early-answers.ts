@@ -48,8 +48,8 @@ function lastEntry(value: string): string {
 
 /**
  * Answers a few GET routes before Fastify routes them: a node agent's pull of what it already has (the 304) is
- * the call every node makes every minute, and Fastify's routing, request objects and hooks cost it more than all
- * of its own work. A route's module adds its early answer and answers through Fastify with the same code; what
+ * the call every node makes every minute, and Fastify's routing, request objects and hooks were a third of what it
+ * cost the app. A route's module adds its early answer and answers through Fastify with the same code; what
  * every answer carries (the default headers, the request id, the metrics, the request log) is written here as
  * Fastify's hooks write it, which a test holds both paths to.
  */
