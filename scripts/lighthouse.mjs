@@ -19,11 +19,10 @@ const METRICS = [
 
 build();
 // The browser tests' server and the server tests' sign-up over the real calls (the code read from the outbox).
-const { CHROMIUM_FLAGS, CHROMIUM_PATH } = await tsImport('../apps/web/e2e/support/chromium.ts', import.meta.url);
-const { startServer } = await tsImport('../apps/web/e2e/support/server.ts', import.meta.url);
-const { CAPTCHA_TEST_CODE } = await tsImport('../apps/server/src/test/test-app.ts', import.meta.url);
-const { signUp } = await tsImport('../apps/server/src/test/accounts.ts', import.meta.url);
-const { httpClient } = await tsImport('../apps/server/src/test/http-client.ts', import.meta.url);
+const { CHROMIUM_FLAGS, CHROMIUM_PATH, startServer, CAPTCHA_TEST_CODE, signUp, httpClient } = await tsImport(
+  './lighthouse-support.ts',
+  import.meta.url,
+);
 
 const server = await startServer({ SEED_DEMO_CATALOG: 'true', CAPTCHA_TEST_CODE });
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
