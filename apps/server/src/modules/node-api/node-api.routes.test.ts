@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GIB } from '../../lib/units.js';
 import { login } from '../../test/accounts.js';
@@ -253,7 +254,7 @@ describe.each(DATABASES)('node API on %s', (database) => {
     expect((await usedBy(buyer))[0]).toMatchObject({ upload_used: 111, download_used: 222, traffic_used: 333 });
   });
 
-  it('refuses malformed pushes and changes nothing', async () => {
+  it('refuses malformed or compressed pushes and changes nothing', async () => {
     const buyer = await newCustomer(seeded.traffic30);
     const node = agent(app, nodes[2]!);
     for (const bad of [
@@ -274,6 +275,16 @@ describe.each(DATABASES)('node API on %s', (database) => {
       { raw: { body: '{"1": [1, 2]', type: 'application/json' } },
     );
     expect(raw.status).toBe(400);
+    // A body sent compressed is not read as JSON: no agent compresses its push.
+    const gzipped = await httpClient(app.url).post(
+      `/api/v1/server/UniProxy/push?node_id=${nodes[2]!.id}&node_type=trojan&token=${nodes[2]!.token}`,
+      {
+        raw: { body: gzipSync(JSON.stringify({ [buyer.id]: [1, 2] })), type: 'application/json' },
+        headers: { 'content-encoding': 'gzip' },
+      },
+    );
+    expect(gzipped.status).toBe(400);
+    expect(gzipped.body.code).toBe(400);
     expect((await usedBy(buyer))[0]).toMatchObject({ traffic_used: 0 });
   });
 
