@@ -23,6 +23,17 @@ describe('choosing an encoding', () => {
     expect(chooseEncoding(accept)).toBe(expected);
   });
 
+  it.each([
+    ['gzip, deflate, br, zstd', 'gzip'],
+    ['br;q=0.8, gzip;q=0.8', 'gzip'],
+    ['*', 'gzip'],
+    ['br, gzip;q=0.9', 'br'],
+    ['br', 'br'],
+    ['gzip;q=0, *', 'br'],
+  ])('%s → %s where gzip is preferred on a tie', (accept, expected) => {
+    expect(chooseEncoding(accept, 'gzip')).toBe(expected);
+  });
+
   it('compresses text that decodes back to itself', () => {
     const text = JSON.stringify({ plans: Array.from({ length: 50 }, (_, i) => ({ name: `Plano ${i} 中文`, i })) });
     expect(brotliDecompressSync(compressOnce(text, 'br')).toString()).toBe(text);

@@ -8,10 +8,10 @@ export const COMPRESS_FROM_BYTES = 1024;
 export type Encoding = 'br' | 'gzip';
 
 /**
- * The encoding an answer goes in, as the client's `Accept-Encoding` allows: the one with the higher weight, brotli
- * on a tie; none when neither is accepted (absent, or `q=0`).
+ * The encoding an answer goes in, as the client's `Accept-Encoding` allows: the one with the higher weight, on a tie
+ * the one preferred (brotli unless the caller has a cheaper gzip); none when neither is accepted (absent, or `q=0`).
  */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+export function chooseEncoding(acceptEncoding: string | undefined, prefer: Encoding = 'br'): Encoding | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -24,20 +24,37 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   const br = weights.get('br') ?? any;
   const gzip = weights.get('gzip') ?? weights.get('x-gzip') ?? any;
   if (br <= 0 && gzip <= 0) return undefined;
-  return br >= gzip ? 'br' : 'gzip';
+  if (br === gzip) return prefer;
+  return br > gzip ? 'br' : 'gzip';
 }
 
 /**
  * The encoding an answer of `bytes` goes in to this request's client, none when it is too short to gain from one or
  * the client takes neither; a long answer says it varies with `Accept-Encoding` either way.
  */
-export function encodingFor(reply: FastifyReply, bytes: number): Encoding | undefined {
+export function encodingFor(reply: FastifyReply, bytes: number, prefer?: Encoding): Encoding | undefined {
   if (bytes < COMPRESS_FROM_BYTES) return undefined;
   const vary = reply.getHeader('vary');
   if (typeof vary !== 'string' || !/accept-encoding/i.test(vary)) {
     reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
   }
-  return chooseEncoding(reply.request.headers['accept-encoding']);
+  return chooseEncoding(reply.request.headers['accept-encoding'], prefer);
+}
+
+/**
+ * An answer that has a cheaper gzip than a deflate of the whole (`GzipTemplate`): gzipped so, when the client takes
+ * gzip at least as gladly as brotli; otherwise as it is, for the http hook to compress as it does any answer.
+ */
+export function gzippedFromParts(
+  reply: FastifyReply,
+  body: Buffer,
+  gzip: (body: Buffer) => Buffer | undefined,
+): Buffer {
+  if (encodingFor(reply, body.length, 'gzip') !== 'gzip') return body;
+  const gzipped = gzip(body);
+  if (!gzipped) return body;
+  reply.header('content-encoding', 'gzip');
+  return gzipped;
 }
 
 /** The usual settings for an answer made for one request: brotli 4 (gzip at its default, 6). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NODE_SPECS } from '../../test/node-specs.js';
@@ -12,7 +13,7 @@ import {
   type RenderedFeed,
   type SingBoxVersion,
 } from './feed-format.js';
-import { cutTemplate, FeedTemplates, feedInput } from './feed-templates.js';
+import { cutTemplate, FeedTemplates, feedInput, type TemplatedFeed } from './feed-templates.js';
 import { renderClash } from './formats/clash.js';
 import { renderShareLinks } from './formats/share-links.js';
 import { renderSingBox } from './formats/sing-box.js';
@@ -30,10 +31,19 @@ const FULL_RENDER: Record<FeedFormat, (input: FeedInput, version?: SingBoxVersio
 /** A render's body and type, or the error it throws: both paths must do the same. */
 function outcome(render: () => RenderedFeed) {
   try {
-    return render();
+    const { body, contentType } = render();
+    return { body, contentType };
   } catch (error) {
     return { threw: String(error) };
   }
+}
+
+/** The body gzipped from its template's kept parts, held to the body: undefined if it has none that fit. */
+function gzippedFromParts(rendered: TemplatedFeed): Buffer | undefined {
+  const body = Buffer.from(rendered.body, 'utf8');
+  const gzipped = rendered.gzip(body);
+  if (gzipped) expect(gunzipSync(gzipped).equals(body)).toBe(true);
+  return gzipped;
 }
 
 /** Text that formats must escape, percent-encode or number: quotes, line breaks, controls, `#&%/`, emoji, CJK. */
@@ -120,7 +130,8 @@ const usage = fc.record({
 });
 
 describe('FeedTemplates', () => {
-  it('answers every format, variant and customer with the full renderers’ bytes, across node lists', () => {
+  it('answers every format, variant and customer with the full renderers’ bytes, across node lists, and gzips them', () => {
+    let gzipped = 0;
     fc.assert(
       fc.property(
         fc.array(fc.tuple(nodeList, fc.array(fc.tuple(uuid, version, usage), { minLength: 1, maxLength: 4 })), {
@@ -139,6 +150,8 @@ describe('FeedTemplates', () => {
               for (const format of FEED_FORMAT_NAMES) {
                 const expected = outcome(() => FULL_RENDER[format](feedInput(feed), singBoxVersion));
                 expect(outcome(() => templates.render(feed, format, { singBoxVersion }))).toEqual(expected);
+                if ('threw' in expected) continue;
+                if (gzippedFromParts(templates.render(feed, format, { singBoxVersion }))) gzipped++;
               }
             }
           }
@@ -146,6 +159,7 @@ describe('FeedTemplates', () => {
       ),
       { numRuns: 300 },
     );
+    expect(gzipped).toBeGreaterThan(500);
   });
 
   it('gives a customer whose UUID is in a node’s name that name unchanged', () => {
@@ -178,8 +192,40 @@ describe('FeedTemplates', () => {
     };
     const templates = new FeedTemplates();
     for (const format of FEED_FORMAT_NAMES) {
-      expect(templates.render(feed, format, {})).toEqual(FULL_RENDER[format](feedInput(feed)));
+      expect(outcome(() => templates.render(feed, format, {}))).toEqual(FULL_RENDER[format](feedInput(feed)));
+      gzippedFromParts(templates.render(feed, format, {}));
     }
+  });
+
+  it('gzips the feed of every issued UUID from kept parts, to under twice what deflating it whole gives', () => {
+    const nodes: NamedNode[] = Array.from({ length: 50 }, (_, index) => {
+      const spec = NODE_SPECS[index % NODE_SPECS.length]!;
+      const { protocol, port, settings } = spec;
+      const node = {
+        id: index + 1,
+        names: '{}',
+        labels: '',
+        rate: 1,
+        protocol,
+        host: `node${index}.example.com`,
+        port,
+      };
+      return { node: { ...node, settings, visible: 1, sort: index }, name: `${spec.name} ${index + 1}` };
+    });
+    const templates = new FeedTemplates();
+    const usage = { upload: 0, download: 0, total: 0, expire: 0 };
+    for (const format of FEED_FORMAT_NAMES) {
+      for (let customer = 0; customer < 200; customer++) {
+        const rendered = templates.render({ nodes, uuid: randomUUID(), usage, title: 'Mutenet' }, format, {});
+        const gzipped = gzippedFromParts(rendered);
+        expect(gzipped).toBeDefined();
+        expect(gzipped!.length).toBeLessThan(2 * gzipSync(rendered.body).length);
+      }
+    }
+    // A UUID not in the issued form is rendered whole, and has no kept parts to be gzipped from.
+    const upperCase = randomUUID().toUpperCase();
+    const rendered = templates.render({ nodes, uuid: upperCase, usage, title: 'Mutenet' }, 'clash', {});
+    expect(rendered.gzip(Buffer.from(rendered.body))).toBeUndefined();
   });
 });
 

@@ -9,8 +9,13 @@
  * `method:password`), which is then encoded again on each request. What still fails the check is rendered on each
  * request: the node's part where the format has one per node, else the whole body. So is every feed of a UUID not in
  * the form the app issues, which the renderers might escape otherwise.
+ *
+ * A template also keeps its body's gzip in parts (`GzipTemplate`), learnt from its renders for several stand-ins, for
+ * the clients that take gzip (every client app does): a request then copies the parts around its credentials instead
+ * of deflating the whole body.
  */
 import { randomUUID } from 'node:crypto';
+import { GzipTemplate } from '../../lib/gzip-template.js';
 import { type NamedNode, passwordOn, resolveProxy } from '../nodes/nodes.service.js';
 import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
 import { FEED_FORMATS, type FeedRenderer } from './registry.js';
@@ -37,18 +42,37 @@ export type Template = {
   /** Each part of the body: cut, or rendered on each request. */
   parts: Array<Cut | Encoded | ((feed: CustomerFeed) => string)>;
   join(parts: string[]): RenderedFeed;
+  /** The body's gzip in parts, once a client has asked for it; null when the bodies have no such template. */
+  gzip?: GzipTemplate | null;
 };
+
+/** A feed rendered for its customer, and how its body (as bytes) is gzipped from kept parts. */
+export type TemplatedFeed = RenderedFeed & {
+  /** The body gzipped from kept parts, or undefined when it has none that fit (then it is compressed as usual). */
+  gzip(body: Buffer): Buffer | undefined;
+};
+
+const NO_GZIP_TEMPLATE: TemplatedFeed['gzip'] = () => undefined;
+
+/**
+ * The stand-ins whose bodies teach a gzip template where bodies vary: for each hex digit, a UUID of that digit
+ * throughout (so that every place any bit of a credential reaches differs among them), and two drawn at random.
+ */
+const GZIP_STAND_INS = [...'0123456789abcdef'].map(
+  (digit, index) =>
+    `${digit.repeat(8)}-${digit.repeat(4)}-4${digit.repeat(3)}-${'89ab'[index % 4]}${digit.repeat(3)}-${digit.repeat(12)}`,
+);
+const GZIP_RANDOM_STAND_INS = 2;
 
 export class FeedTemplates {
   /** Per node list (they go with it), per format and variant. */
   #byList = new WeakMap<readonly NamedNode[], Map<string, Template>>();
 
-  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): RenderedFeed {
+  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): TemplatedFeed {
     const renderer = FEED_FORMATS[format];
-    if (!ISSUED_UUID.test(feed.uuid)) return renderer.render(feedInput(feed), context);
+    if (!ISSUED_UUID.test(feed.uuid)) return { ...renderer.render(feedInput(feed), context), gzip: NO_GZIP_TEMPLATE };
     const template = this.#template(feed, format, renderer, context);
-    const values = template.credentials.map((credential) => credential(feed.uuid));
-    return template.join(template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values))));
+    return { ...fill(template, feed), gzip: (body) => gzipTemplateOf(template, feed)?.gzip(body) };
   }
 
   #template(feed: CustomerFeed, format: FeedFormat, renderer: FeedRenderer, context: FeedRenderContext): Template {
@@ -66,6 +90,22 @@ export class FeedTemplates {
     }
     return template;
   }
+}
+
+/** The body of a template for a customer. */
+function fill(template: Template, feed: CustomerFeed): RenderedFeed {
+  const values = template.credentials.map((credential) => credential(feed.uuid));
+  return template.join(template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values))));
+}
+
+/** The template's gzip in parts, learnt from its bodies for the stand-ins the first time it is asked for. */
+function gzipTemplateOf(template: Template, feed: CustomerFeed): GzipTemplate | undefined {
+  if (template.gzip === undefined) {
+    const standIns = [...GZIP_STAND_INS, ...Array.from({ length: GZIP_RANDOM_STAND_INS }, () => randomUUID())];
+    const samples = standIns.map((uuid) => Buffer.from(fill(template, { ...feed, uuid }).body, 'utf8'));
+    template.gzip = GzipTemplate.of(samples) ?? null;
+  }
+  return template.gzip ?? undefined;
 }
 
 /** The feed as the renderers take it: every node resolved with the customer's UUID. */
@@ -179,11 +219,11 @@ function cutInsideBase64(text: string, other: string, cutAt: (text: string) => C
 }
 
 function write(part: Cut | Encoded, values: string[]): string {
-  if (!('inner' in part)) return fill(part, values);
-  return part.before + Buffer.from(fill(part.inner, values), 'utf8').toString(part.encoding) + part.after;
+  if (!('inner' in part)) return fillCut(part, values);
+  return part.before + Buffer.from(fillCut(part.inner, values), 'utf8').toString(part.encoding) + part.after;
 }
 
-function fill({ pieces, holes }: Cut, values: string[]): string {
+function fillCut({ pieces, holes }: Cut, values: string[]): string {
   let text = pieces[0]!;
   for (let i = 0; i < holes.length; i++) text += values[holes[i]!]! + pieces[i + 1]!;
   return text;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { gzippedFromParts } from '../../lib/compression.js';
 import type { FeedService } from './feed.service.js';
 import { renderFeedPage } from './html-page.js';
 import { feedFilename, feedHeaders } from './registry.js';
@@ -49,7 +50,8 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
       const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
       const filename = feedFilename(customer.title, format);
       reply.headers(feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }));
-      return reply.type(rendered.contentType).send(rendered.body);
+      const body = gzippedFromParts(reply, Buffer.from(rendered.body, 'utf8'), rendered.gzip);
+      return reply.type(rendered.contentType).send(body);
     },
   });
 }

@@ -1,8 +1,8 @@
 import type { RequestLanguage } from '@mutenet/contract';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
-import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
-import { FeedTemplates, feedInput } from './feed-templates.js';
+import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext } from './feed-format.js';
+import { FeedTemplates, feedInput, type TemplatedFeed } from './feed-templates.js';
 
 /** The feed of a customer whose packages have expired or whose allowance is used up. */
 const NO_NODES: CustomerFeed['nodes'] = [];
@@ -28,7 +28,7 @@ export class FeedService {
     return { nodes, uuid: subscriber.uuid, usage: subscriber.usage, title: this.title };
   }
 
-  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): RenderedFeed {
+  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): TemplatedFeed {
     return this.#templates.render(feed, format, context);
   }
 

@@ -1,0 +1,265 @@
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+
+/**
+ * Gzip for texts that are the same but in a few fixed places: a feed's body is the same for every customer but for
+ * their credentials, of the same length for all. The fixed parts are deflated once, each as a run of blocks that ends
+ * byte-aligned (a sync flush) and looks back only at fixed parts; a request writes each varying part between them as
+ * a stored block, or, where it repeats an earlier varying part, as a block holding one back-reference to it; and the
+ * gzip header and trailer. A body is gzipped this way in a copy and a checksum instead of a deflate of the whole.
+ *
+ * What varies is learnt from samples (the text made for several stand-ins): wherever any two differ, with what lies
+ * close around it. A body that differs from the samples anywhere else (a place the samples happened to agree on, or
+ * another length) is not gzipped here: `gzip` says so, and the caller compresses it as usual.
+ */
+export class GzipTemplate {
+  /**
+   * The first sample, whose fixed parts every body must match. A body's holes are copied into it before it is held
+   * against the body: one comparison of the whole instead of one per fixed part.
+   */
+  readonly #check: Buffer;
+  readonly #parts: ReadonlyArray<Buffer | Hole>;
+  readonly #holes: readonly Hole[];
+  /** Whether each hole of the body being gzipped repeats its earlier one. */
+  readonly #repeating: Uint8Array;
+  /** The bytes of everything but the holes: header, fixed parts, last block and trailer. */
+  readonly #fixedBytes: number;
+
+  private constructor(sample: Buffer, parts: Array<Buffer | Hole>) {
+    this.#check = sample;
+    this.#parts = parts;
+    this.#holes = parts.filter((part): part is Hole => !Buffer.isBuffer(part));
+    this.#repeating = new Uint8Array(this.#holes.length);
+    this.#fixedBytes = parts.reduce(
+      (bytes, part) => bytes + (Buffer.isBuffer(part) ? part.length : 0),
+      GZIP_HEADER.length + FINAL_BLOCK.length + GZIP_TRAILER_BYTES,
+    );
+  }
+
+  /**
+   * The template of texts like these samples, or undefined if they differ in length (their varying places are then
+   * not fixed), vary nowhere (nothing to gain over compressing the one text once) or hold every byte value.
+   */
+  static of(samples: readonly Buffer[]): GzipTemplate | undefined {
+    const [sample, ...others] = samples;
+    if (!sample || others.length === 0 || others.some((other) => other.length !== sample.length)) return undefined;
+    const ranges = varyingRanges(sample, others);
+    if (ranges.length === 0) return undefined;
+    // Fixed parts must not look back into a hole: there, the deflater sees a byte that no fixed part holds.
+    const filler = unusedByte(sample, ranges);
+    if (filler === undefined) return undefined;
+    const seen = Buffer.from(sample);
+    for (const { start, end } of ranges) seen.fill(filler, start, end);
+
+    const parts: Array<Buffer | Hole> = [];
+    const holes: Hole[] = [];
+    let from = 0;
+    for (const range of ranges) {
+      if (range.start > from) parts.push(deflateFixed(seen, from, range.start));
+      const hole = { ...range, repeats: repeatOf(holes, range, samples) };
+      holes.push(hole);
+      parts.push(hole);
+      from = range.end;
+    }
+    if (from < sample.length) parts.push(deflateFixed(seen, from, sample.length));
+    return new GzipTemplate(Buffer.from(sample), parts);
+  }
+
+  /** The body gzipped, or undefined when it does not fit this template. */
+  gzip(body: Buffer): Buffer | undefined {
+    const check = this.#check;
+    if (body.length !== check.length) return undefined;
+    const holes = this.#holes;
+    const repeating = this.#repeating;
+    let size = this.#fixedBytes;
+    for (let i = 0; i < holes.length; i++) {
+      const { start, end, repeats } = holes[i]!;
+      body.copy(check, start, start, end);
+      const repeated = repeats !== undefined && body.compare(body, repeats.start, repeats.end, start, end) === 0;
+      repeating[i] = repeated ? 1 : 0;
+      size += repeated ? repeats.block.length : storedSize(end - start);
+    }
+    if (!check.equals(body)) return undefined;
+
+    const gzipped = Buffer.allocUnsafe(size);
+    let at = GZIP_HEADER.copy(gzipped, 0);
+    let hole = 0;
+    for (const part of this.#parts) {
+      if (Buffer.isBuffer(part)) at += part.copy(gzipped, at);
+      else if (repeating[hole++] === 1) at += part.repeats!.block.copy(gzipped, at);
+      else at = writeStored(gzipped, at, body, part.start, part.end);
+    }
+    at += FINAL_BLOCK.copy(gzipped, at);
+    at = gzipped.writeUInt32LE(crc32(body), at);
+    gzipped.writeUInt32LE(body.length >>> 0, at);
+    return gzipped;
+  }
+}
+
+type Range = { start: number; end: number };
+/** A place where bodies differ, and the earlier hole it held the same bytes as in every sample (then likely again). */
+type Hole = Range & { repeats?: Repeat | undefined };
+/** The earlier hole, and the block that copies it. */
+type Repeat = Range & { block: Buffer };
+
+/** Bytes around a difference taken into its hole, and fixed runs this short between holes joined to them. */
+const HOLE_MARGIN = 2;
+const JOIN_GAP = 16;
+/** How far back deflate can refer, and the shortest and longest copy it writes. */
+const WINDOW = 32 * 1024;
+const SHORTEST_COPY = 3;
+const LONGEST_COPY = 258;
+
+/** Where the samples differ, each place widened by the margin, and joined across short gaps. */
+function varyingRanges(sample: Buffer, others: readonly Buffer[]): Range[] {
+  const ranges: Range[] = [];
+  for (let i = 0; i < sample.length; i++) {
+    const byte = sample[i];
+    if (others.every((other) => other[i] === byte)) continue;
+    const start = Math.max(0, i - HOLE_MARGIN);
+    const end = Math.min(sample.length, i + 1 + HOLE_MARGIN);
+    const last = ranges.at(-1);
+    if (last && start - last.end <= JOIN_GAP) last.end = end;
+    else ranges.push({ start, end });
+  }
+  return ranges;
+}
+
+/** A byte value that no fixed part holds, if any. */
+function unusedByte(sample: Buffer, holes: readonly Range[]): number | undefined {
+  const used = new Uint8Array(256);
+  let from = 0;
+  for (const { start, end } of [...holes, { start: sample.length, end: sample.length }]) {
+    for (let i = from; i < start; i++) used[sample[i]!] = 1;
+    from = end;
+  }
+  const unused = used.indexOf(0);
+  return unused === -1 ? undefined : unused;
+}
+
+/** A fixed part deflated at the best ratio, with what came before it to look back at, ending byte-aligned. */
+function deflateFixed(seen: Buffer, start: number, end: number): Buffer {
+  return deflateRawSync(seen.subarray(start, end), {
+    level: constants.Z_BEST_COMPRESSION,
+    memLevel: 9,
+    finishFlush: constants.Z_SYNC_FLUSH,
+    ...(start > 0 && { dictionary: seen.subarray(Math.max(0, start - WINDOW), start) }),
+  });
+}
+
+/** The nearest earlier hole within reach that held the same bytes as this range in every sample. */
+function repeatOf(holes: readonly Hole[], { start, end }: Range, samples: readonly Buffer[]): Repeat | undefined {
+  if (end - start < SHORTEST_COPY) return undefined;
+  for (let earlier = holes.length - 1; earlier >= 0; earlier--) {
+    const other = holes[earlier]!;
+    if (start - other.start > WINDOW) return undefined;
+    if (other.end - other.start !== end - start) continue;
+    if (samples.every((sample) => sample.compare(sample, other.start, other.end, start, end) === 0)) {
+      return { start: other.start, end: other.end, block: copyBlock(end - start, start - other.start) };
+    }
+  }
+  return undefined;
+}
+
+const STORED_MAX = 65535;
+const storedSize = (length: number) => length + 5 * Math.max(1, Math.ceil(length / STORED_MAX));
+
+/** Bytes as stored blocks: a header byte (not final, type 0; the stream is byte-aligned), the length and its complement. */
+function writeStored(out: Buffer, at: number, body: Buffer, start: number, end: number): number {
+  do {
+    const length = Math.min(STORED_MAX, end - start);
+    out[at] = 0;
+    out.writeUInt16LE(length, at + 1);
+    out.writeUInt16LE(~length & 0xffff, at + 3);
+    at += 5 + body.copy(out, at + 5, start, start + length);
+    start += length;
+  } while (start < end);
+  return at;
+}
+
+/**
+ * A block of the fixed Huffman codes (RFC 1951, 3.2.6) that copies `length` bytes from `distance` back, then an empty
+ * stored block, which brings the stream back to a byte boundary as a sync flush does.
+ */
+function copyBlock(length: number, distance: number): Buffer {
+  const bits = new BitWriter();
+  bits.write(0, 1); // not the final block
+  bits.write(1, 2); // fixed Huffman codes
+  let left = length;
+  while (left > 0) {
+    // A rest too short to copy is avoided by leaving it more.
+    const take = left > LONGEST_COPY ? Math.min(LONGEST_COPY, left - SHORTEST_COPY) : left;
+    writeLengthAndDistance(bits, take, distance);
+    left -= take;
+  }
+  bits.writeCode(0, 7); // end of block (256)
+  bits.write(0, 3); // an empty stored block, not final
+  return Buffer.concat([bits.flush(), Buffer.from([0x00, 0x00, 0xff, 0xff])]);
+}
+
+const LENGTH_BASE = [
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DISTANCE_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577,
+];
+const DISTANCE_EXTRA = [
+  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+];
+
+function writeLengthAndDistance(bits: BitWriter, length: number, distance: number): void {
+  const lengthCode = lastAtMost(LENGTH_BASE, length);
+  const symbol = 257 + lengthCode;
+  // Fixed codes: 256–279 in 7 bits from 0, 280–287 in 8 bits from 0b11000000.
+  if (symbol <= 279) bits.writeCode(symbol - 256, 7);
+  else bits.writeCode(0b11000000 + symbol - 280, 8);
+  bits.write(length - LENGTH_BASE[lengthCode]!, LENGTH_EXTRA[lengthCode]!);
+  const distanceCode = lastAtMost(DISTANCE_BASE, distance);
+  bits.writeCode(distanceCode, 5);
+  bits.write(distance - DISTANCE_BASE[distanceCode]!, DISTANCE_EXTRA[distanceCode]!);
+}
+
+function lastAtMost(bases: readonly number[], value: number): number {
+  let index = 0;
+  while (index + 1 < bases.length && bases[index + 1]! <= value) index++;
+  return index;
+}
+
+/** Bits packed from the lowest of each byte up, as deflate writes them. */
+class BitWriter {
+  readonly #bytes: number[] = [];
+  #current = 0;
+  #used = 0;
+
+  /** A value's bits, lowest first (header fields, extra bits). */
+  write(value: number, count: number): void {
+    for (let i = 0; i < count; i++) this.#bit((value >> i) & 1);
+  }
+
+  /** A Huffman code, highest bit first. */
+  writeCode(code: number, count: number): void {
+    for (let i = count - 1; i >= 0; i--) this.#bit((code >> i) & 1);
+  }
+
+  /** The bytes, the last padded with zeros. */
+  flush(): Buffer {
+    if (this.#used > 0) this.#bytes.push(this.#current);
+    return Buffer.from(this.#bytes);
+  }
+
+  #bit(bit: number): void {
+    this.#current |= bit << this.#used;
+    if (++this.#used === 8) {
+      this.#bytes.push(this.#current);
+      this.#current = 0;
+      this.#used = 0;
+    }
+  }
+}
+
+/** Gzip's header: deflate, no name or time, "unknown" system; and its trailer's size (CRC-32 and length). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
+const GZIP_TRAILER_BYTES = 8;
+/** The last block: empty, fixed codes. */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
