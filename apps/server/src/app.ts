@@ -17,7 +17,7 @@ import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
 import dbPlugin from './plugins/app/db.js';
 import earlyAnswersPlugin from './plugins/app/early-answers.js';
-import errorsPlugin, { sendFrameworkError } from './plugins/app/errors.js';
+import errorsPlugin, { frameworkErrorSender } from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
 import jobsPlugin from './plugins/app/jobs.js';
 import mailPlugin from './plugins/app/mail.js';
@@ -67,7 +67,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: frameworkErrorSender(config.trustProxy),
     forceCloseConnections: 'idle',
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers),

@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
+import { clientIp, protocolOf } from './forwarded.js';
 import { defaultHeadersFor } from './security-headers.js';
 
 /** An early answer's request: as it came, with its query parsed as Fastify parses it. */
@@ -39,12 +40,6 @@ type ServerOptions = {
 
 /** Log levels at which Fastify logs every request ("incoming request", "request completed"). */
 const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
-
-/** The last value of a header a proxy may have set more than once, as Fastify reads it. */
-function lastEntry(value: string): string {
-  const comma = value.lastIndexOf(',');
-  return (comma === -1 ? value : value.slice(comma + 1)).trim();
-}
 
 /**
  * Answers a few GET routes before Fastify routes them: a node agent's pull of what it already has (the 304) is
@@ -153,18 +148,4 @@ export class EarlyAnswers {
     countRequest('GET', route, answer.status, elapsed / 1000);
     requestLog?.info({ res: { statusCode: answer.status }, responseTime: elapsed }, 'request completed');
   }
-}
-
-/** The request's protocol as Fastify's `request.protocol` reads it. */
-function protocolOf(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-proto'] : undefined;
-  if (typeof forwarded === 'string' && forwarded) return lastEntry(forwarded);
-  return (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-}
-
-/** The client's address as Fastify's `request.ip` reads it: behind a trusted proxy, the first X-Forwarded-For. */
-function clientIp(request: IncomingMessage, trustProxy: boolean): string | undefined {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  return first || request.socket.remoteAddress;
 }

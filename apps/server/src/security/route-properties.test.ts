@@ -648,6 +648,13 @@ describe.each(DATABASES)('every route under random and hostile input on %s', (da
       expect(answer.status, path).toBe(400);
       expect(answer.body, path).toEqual({ code: 400, msg: MESSAGES.BAD_REQUEST.en, data: null });
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-request-id')).toMatch(/\S/);
+      expect(answer.headers.get('strict-transport-security')).toBeNull();
+      // Behind the trusted proxy over HTTPS, as every other answer: the browser is told to keep to HTTPS.
+      const overHttps = await send({ method: 'GET', path, headers: { 'x-forwarded-proto': 'https' } }, undefined);
+      expect(overHttps.status, path).toBe(400);
+      expect(overHttps.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
     }
   });
 

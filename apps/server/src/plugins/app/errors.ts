@@ -3,7 +3,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUnstorableText } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
-import { SECURITY_HEADERS } from '../../lib/security-headers.js';
+import { protocolOf } from '../../lib/forwarded.js';
+import { defaultHeadersFor } from '../../lib/security-headers.js';
 
 // Errors that mean a backing service (database, Redis, the mail server) is unreachable: answer 503 and let it come
 // back. ESOCKET, ECONNECTION and EDNS are how nodemailer reports a mail server it cannot reach.
@@ -76,19 +77,23 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, key: Err
 /**
  * Fastify's `frameworkErrors`: a request the router refuses before any plugin sees it (a malformed percent escape in
  * the path, a path parameter over the router's length limit) gets the same envelope as every other error, not
- * Fastify's own body. No hook has run for it, so its language is read here and the security headers set by hand.
+ * Fastify's own body. No hook has run for it, so its language is read here, and the headers every answer starts with
+ * and its request id are set here as the http plugin's hook sets them. Fastify gives it a request object that does
+ * not read a trusted proxy's headers: its protocol is read from the request as it came.
  */
-export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const key = error.statusCode && error.statusCode < 500 ? keyOfStatus(error.statusCode) : 'INTERNAL';
-  if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
-  const { code, status } = ERRORS[key];
-  const msg = messageOf(key, requestLanguageOf(request.headers['accept-language']));
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .headers(SECURITY_HEADERS)
-    .header('cache-control', 'no-store')
-    .send(JSON.stringify({ code, msg, data: null }));
+export function frameworkErrorSender(trustProxy: boolean) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const key = error.statusCode && error.statusCode < 500 ? keyOfStatus(error.statusCode) : 'INTERNAL';
+    if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+    const { code, status } = ERRORS[key];
+    const msg = messageOf(key, requestLanguageOf(request.headers['accept-language']));
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .headers(defaultHeadersFor(protocolOf(request.raw, trustProxy)))
+      .header('x-request-id', request.id)
+      .send(JSON.stringify({ code, msg, data: null }));
+  };
 }
 
 export default fp(
