@@ -7,7 +7,7 @@ import { ANSWER_POLICY } from './content-security-policy.js';
  * building helmet's middleware for each request (as @fastify/helmet does) was a measurable part of a small call's
  * cost. The web app's two pages replace the Content-Security-Policy with their own (plugins/app/web.ts).
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
+const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
   helmet({
     contentSecurityPolicy: { useDefaults: false, directives: ANSWER_POLICY },
     crossOriginEmbedderPolicy: false,
