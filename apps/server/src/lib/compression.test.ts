@@ -1,6 +1,13 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding, compressNow, compressOnce } from './compression.js';
+import {
+  COMPRESS_IN_ONE_CALL_UP_TO_BYTES,
+  chooseEncoding,
+  compressNow,
+  compressOnce,
+  gzippedFromParts,
+} from './compression.js';
 
 describe('choosing an encoding', () => {
   it.each([
@@ -40,5 +47,45 @@ describe('choosing an encoding', () => {
     expect(gunzipSync(compressOnce(text, 'gzip')).toString()).toBe(text);
     expect(brotliDecompressSync(compressNow(text, 'br')).toString()).toBe(text);
     expect(gunzipSync(compressNow(Buffer.from(text), 'gzip')).toString()).toBe(text);
+  });
+});
+
+describe('gzipping from parts', () => {
+  /** A route that answers `bytes` bytes through gzippedFromParts, counting the gzips from parts it asked for. */
+  async function answer(bytes: number, acceptEncoding: string) {
+    const app = Fastify();
+    let asked = 0;
+    app.get('/', (_request, reply) => {
+      const body = Buffer.alloc(bytes, 'a');
+      return reply.send(
+        gzippedFromParts(reply, body, (whole) => {
+          asked++;
+          return gzipSync(whole);
+        }),
+      );
+    });
+    const response = await app.inject({ url: '/', headers: { 'accept-encoding': acceptEncoding } });
+    await app.close();
+    return { response, asked };
+  }
+
+  it('gzips from parts when the client takes gzip as gladly as brotli, and says the answer varies', async () => {
+    const { response, asked } = await answer(10_000, 'gzip, deflate, br');
+    expect(asked).toBe(1);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers.vary).toBe('accept-encoding');
+    expect(gunzipSync(response.rawPayload).length).toBe(10_000);
+  });
+
+  it('leaves to the usual compression a client that prefers brotli, and an answer too long for the event loop', async () => {
+    for (const [bytes, acceptEncoding] of [
+      [10_000, 'br, gzip;q=0.5'],
+      [COMPRESS_IN_ONE_CALL_UP_TO_BYTES + 1, 'gzip'],
+    ] as const) {
+      const { response, asked } = await answer(bytes, acceptEncoding);
+      expect(asked).toBe(0);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.rawPayload.length).toBe(bytes);
+    }
   });
 });
