@@ -106,10 +106,10 @@ const HOLE_MARGIN = 2;
 const JOIN_GAP = 16;
 /** How far back deflate can refer, and the shortest and longest copy it writes. */
 const WINDOW = 32 * 1024;
-/** How far back a fixed part looks when deflated. */
-const LOOK_BACK = 8 * 1024;
 const SHORTEST_COPY = 3;
 const LONGEST_COPY = 258;
+/** How far back a fixed part looks when deflated. */
+const LOOK_BACK = 8 * 1024;
 
 /** Where the samples differ, each place widened by the margin, and joined across short gaps. */
 function varyingRanges(sample: Buffer, others: readonly Buffer[]): Range[] {
