@@ -72,9 +72,10 @@ export class GzipTemplate {
     const repeating = this.#repeating;
     let size = this.#fixedBytes;
     for (let i = 0; i < holes.length; i++) {
-      const { start, end, repeats } = holes[i]!;
+      const hole = holes[i]!;
+      const { start, end, repeats } = hole;
       body.copy(check, start, start, end);
-      const repeated = repeats !== undefined && body.compare(body, repeats.start, repeats.end, start, end) === 0;
+      const repeated = repeats !== undefined && sameBytes(body, repeats, hole);
       repeating[i] = repeated ? 1 : 0;
       size += repeated ? repeats.block.length : storedSize(end - start);
     }
@@ -157,12 +158,18 @@ function deflateFixed(seen: Buffer, start: number, end: number): Buffer {
 type HolesByText = Map<string, Hole>;
 
 /** The nearest earlier hole within reach that held the same bytes as this range in every sample. */
-function repeatOf(holesByText: HolesByText, { start, end }: Range, samples: readonly Buffer[]): Repeat | undefined {
+function repeatOf(holesByText: HolesByText, range: Range, samples: readonly Buffer[]): Repeat | undefined {
+  const { start, end } = range;
   if (end - start < SHORTEST_COPY) return undefined;
   const other = holesByText.get(samples[0]!.toString('latin1', start, end));
   if (!other || start - other.start > WINDOW) return undefined;
-  if (!samples.every((sample) => sample.compare(sample, other.start, other.end, start, end) === 0)) return undefined;
+  if (!samples.every((sample) => sameBytes(sample, other, range))) return undefined;
   return { start: other.start, end: other.end, block: copyBlock(end - start, start - other.start) };
+}
+
+/** Whether a text holds the same bytes in two ranges. */
+function sameBytes(text: Buffer, a: Range, b: Range): boolean {
+  return text.compare(text, a.start, a.end, b.start, b.end) === 0;
 }
 
 const STORED_MAX = 65535;
