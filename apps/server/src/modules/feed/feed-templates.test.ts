@@ -13,7 +13,7 @@ import {
   type RenderedFeed,
   type SingBoxVersion,
 } from './feed-format.js';
-import { cutTemplate, FeedTemplates, feedInput, type TemplatedFeed } from './feed-templates.js';
+import { cutTemplate, FeedTemplates, feedInput, type TemplatedFeed, templateBody } from './feed-templates.js';
 import { renderClash } from './formats/clash.js';
 import { renderShareLinks } from './formats/share-links.js';
 import { renderSingBox } from './formats/sing-box.js';
@@ -28,11 +28,11 @@ const FULL_RENDER: Record<FeedFormat, (input: FeedInput, version?: SingBoxVersio
   'sing-box': renderSingBox,
 };
 
-/** A render's body and type, or the error it throws: both paths must do the same. */
-function outcome(render: () => RenderedFeed) {
+/** A render's body as the bytes sent (UTF-8) and its type, or the error it throws: both paths must do the same. */
+function outcome(render: () => RenderedFeed | TemplatedFeed) {
   try {
     const { body, contentType } = render();
-    return { body, contentType };
+    return { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, contentType };
   } catch (error) {
     return { threw: String(error) };
   }
@@ -40,7 +40,7 @@ function outcome(render: () => RenderedFeed) {
 
 /** The body gzipped from its template's kept parts, held to the body: undefined if it has none that fit. */
 function gzippedFromParts(rendered: TemplatedFeed): Buffer | undefined {
-  const body = Buffer.from(rendered.body, 'utf8');
+  const body = rendered.body;
   const gzipped = rendered.gzip(body);
   if (gzipped) expect(gunzipSync(gzipped).equals(body)).toBe(true);
   return gzipped;
@@ -192,7 +192,9 @@ describe('FeedTemplates', () => {
     };
     const templates = new FeedTemplates();
     for (const format of FEED_FORMAT_NAMES) {
-      expect(outcome(() => templates.render(feed, format, {}))).toEqual(FULL_RENDER[format](feedInput(feed)));
+      expect(outcome(() => templates.render(feed, format, {}))).toEqual(
+        outcome(() => FULL_RENDER[format](feedInput(feed))),
+      );
       gzippedFromParts(templates.render(feed, format, {}));
     }
   });
@@ -225,7 +227,7 @@ describe('FeedTemplates', () => {
     // A UUID not in the issued form is rendered whole, and has no kept parts to be gzipped from.
     const upperCase = randomUUID().toUpperCase();
     const rendered = templates.render({ nodes, uuid: upperCase, usage, title: 'Mutenet' }, 'clash', {});
-    expect(rendered.gzip(Buffer.from(rendered.body))).toBeUndefined();
+    expect(rendered.gzip(rendered.body)).toBeUndefined();
   });
 });
 
@@ -271,5 +273,45 @@ describe('cutTemplate', () => {
       .filter((_, index) => 'inner' in (template.parts[index] as object))
       .map(({ node }) => `${node.protocol} ${node.settings.cipher ?? ''}`.trim());
     expect(inBase64).toEqual(['vmess', 'shadowsocks aes-256-gcm']);
+  });
+
+  it('lays every format out as bytes, and writes a customer’s credentials in to the full render’s bytes', () => {
+    const usage = { upload: 0, download: 0, total: 0, expire: 0 };
+    for (const format of FEED_FORMAT_NAMES) {
+      const template = cutTemplate([...nodes, legacySs], 'Mutenet', FEED_FORMATS[format], {});
+      expect(template.layout).toBeDefined();
+      for (let customer = 0; customer < 20; customer++) {
+        const feed: CustomerFeed = { nodes: [...nodes, legacySs], uuid: randomUUID(), usage, title: 'Mutenet' };
+        expect(templateBody(template, feed)).toEqual(outcome(() => FULL_RENDER[format](feedInput(feed))).body);
+      }
+    }
+  });
+
+  it('joins the text of a customer whose credentials do not fit the layout’s places, to the full render’s bytes', () => {
+    const usage = { upload: 0, download: 0, total: 0, expire: 0 };
+    for (const format of FEED_FORMAT_NAMES) {
+      const template = cutTemplate(nodes, 'Mutenet', FEED_FORMATS[format], {});
+      // One character longer than an issued UUID: every place after the first credential would move.
+      const feed: CustomerFeed = { nodes, uuid: `${randomUUID()}0`, usage, title: 'Mutenet' };
+      expect(templateBody(template, feed)).toEqual(outcome(() => FULL_RENDER[format](feedInput(feed))).body);
+    }
+  });
+
+  it('keeps no layout where a part is rendered on each request', () => {
+    // A Shadowsocks 2022 server key with a quote: JSON escapes it, so the password is in no form that is cut.
+    const quotedKey: NamedNode = {
+      ...nodes[3]!,
+      node: { ...nodes[3]!.node, settings: { ...nodes[3]!.node.settings, serverKey: 'a"b' } },
+    };
+    const template = cutTemplate([nodes[0]!, quotedKey], 'Mutenet', FEED_FORMATS['sing-box'], {});
+    expect(template.parts.map((part) => typeof part)).toEqual(['function']);
+    expect(template.layout).toBeUndefined();
+    const feed: CustomerFeed = {
+      nodes: [nodes[0]!, quotedKey],
+      uuid: randomUUID(),
+      usage: { upload: 0, download: 0, total: 0, expire: 0 },
+      title: 'Mutenet',
+    };
+    expect(templateBody(template, feed)).toEqual(outcome(() => renderSingBox(feedInput(feed))).body);
   });
 });

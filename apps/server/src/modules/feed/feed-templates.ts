@@ -10,6 +10,10 @@
  * request: the node's part where the format has one per node, else the whole body. So is every feed of a UUID not in
  * the form the app issues, which the renderers might escape otherwise.
  *
+ * Where every part is cut, the body is also laid out as bytes: the stand-in's, with the places each request writes its
+ * own credentials over (every credential of an issued UUID has the stand-in's length), so that a request copies the
+ * body and writes a few short texts instead of joining a text and encoding it to UTF-8.
+ *
  * A template also keeps its body's gzip in parts (`GzipTemplate`), learnt from its renders for several stand-ins, for
  * the clients that take gzip (every client app does): a request then copies the parts around its credentials instead
  * of deflating the whole body.
@@ -17,7 +21,14 @@
 import { randomUUID } from 'node:crypto';
 import { GzipTemplate } from '../../lib/gzip-template.js';
 import { type NamedNode, passwordOn, resolveProxy } from '../nodes/nodes.service.js';
-import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
+import {
+  type CustomerFeed,
+  type FeedFormat,
+  type FeedInput,
+  type FeedRenderContext,
+  joinParts,
+  type PartsJoin,
+} from './feed-format.js';
 import { FEED_FORMATS, type FeedRenderer } from './registry.js';
 
 /** The UUIDs the app issues (`randomUUID`): lower-case hex, which every format writes as it is. */
@@ -41,13 +52,25 @@ export type Template = {
   credentials: Array<(uuid: string) => string>;
   /** Each part of the body: cut, or rendered on each request. */
   parts: Array<Cut | Encoded | ((feed: CustomerFeed) => string)>;
-  join(parts: string[]): RenderedFeed;
+  join: PartsJoin;
+  /** The body as bytes before the join's encoding, when every part is cut and it checked out. */
+  layout?: Layout | undefined;
   /** The body's gzip in parts, once a client has asked for it; null when the bodies have no such template. */
   gzip?: GzipTemplate | null;
 };
 
-/** A feed rendered for its customer, and how its body (as bytes) is gzipped from kept parts. */
-export type TemplatedFeed = RenderedFeed & {
+/**
+ * The joined parts as bytes for the first stand-in, before the join's encoding; each place a request writes over
+ * (a credential, or a base64 run holding credentials); and each credential's length in bytes, which a request's must
+ * have for the places to hold.
+ */
+type Layout = { text: Buffer; writes: Write[]; lengths: number[] };
+type Write = { at: number; credential: number } | { at: number; length: number; run: Encoded };
+
+/** A feed rendered for its customer as bytes, and how its body is gzipped from kept parts. */
+export type TemplatedFeed = {
+  body: Buffer;
+  contentType: string;
   /** The body gzipped from kept parts, or undefined when it has none that fit (then it is compressed as usual). */
   gzip(body: Buffer): Buffer | undefined;
 };
@@ -70,9 +93,16 @@ export class FeedTemplates {
 
   render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): TemplatedFeed {
     const renderer = FEED_FORMATS[format];
-    if (!ISSUED_UUID.test(feed.uuid)) return { ...renderer.render(feedInput(feed), context), gzip: NO_GZIP_TEMPLATE };
+    if (!ISSUED_UUID.test(feed.uuid)) {
+      const { body, contentType } = renderer.render(feedInput(feed), context);
+      return { body: Buffer.from(body, 'utf8'), contentType, gzip: NO_GZIP_TEMPLATE };
+    }
     const template = this.#template(feed, format, renderer, context);
-    return { ...fill(template, feed), gzip: (body) => gzipTemplateOf(template, feed)?.gzip(body) };
+    return {
+      body: templateBody(template, feed),
+      contentType: template.join.contentType,
+      gzip: (body) => gzipTemplateOf(template, feed)?.gzip(body),
+    };
   }
 
   #template(feed: CustomerFeed, format: FeedFormat, renderer: FeedRenderer, context: FeedRenderContext): Template {
@@ -92,18 +122,37 @@ export class FeedTemplates {
   }
 }
 
-/** The body of a template for a customer. */
-function fill(template: Template, feed: CustomerFeed): RenderedFeed {
+/** The body of a template for a customer, as bytes: laid out where it can be, else joined as text. */
+export function templateBody(template: Template, feed: CustomerFeed): Buffer {
   const values = template.credentials.map((credential) => credential(feed.uuid));
-  return template.join(template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values))));
+  const text = template.layout && writeLayout(template.layout, values);
+  if (text) return template.join.encoding ? Buffer.from(text.toString(template.join.encoding), 'latin1') : text;
+  const parts = template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values)));
+  return Buffer.from(joinParts(template.join, parts).body, 'utf8');
+}
+
+/** The laid-out text with these credentials written in, or undefined if one of them has another length. */
+function writeLayout({ text, writes, lengths }: Layout, values: string[]): Buffer | undefined {
+  const bytes = values.map((value) => Buffer.from(value, 'utf8'));
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]!.length !== lengths[i]) return undefined;
+  const body = Buffer.allocUnsafe(text.length);
+  body.set(text);
+  for (const place of writes) {
+    if ('credential' in place) {
+      body.set(bytes[place.credential]!, place.at);
+      continue;
+    }
+    // A base64 run's length follows from its text's, which the credentials' lengths fix.
+    body.write(encodedRun(place.run, values), place.at, place.length, 'latin1');
+  }
+  return body;
 }
 
 /** The template's gzip in parts, learnt from its bodies for the stand-ins the first time it is asked for. */
 function gzipTemplateOf(template: Template, feed: CustomerFeed): GzipTemplate | undefined {
   if (template.gzip === undefined) {
     const standIns = [...GZIP_STAND_INS, ...Array.from({ length: GZIP_RANDOM_STAND_INS }, () => randomUUID())];
-    const samples = standIns.map((uuid) => Buffer.from(fill(template, { ...feed, uuid }).body, 'utf8'));
-    template.gzip = GzipTemplate.of(samples) ?? null;
+    template.gzip = GzipTemplate.of(standIns.map((uuid) => templateBody(template, { ...feed, uuid }))) ?? null;
   }
   return template.gzip ?? undefined;
 }
@@ -134,24 +183,76 @@ export function cutTemplate(
   };
 
   let parts: Template['parts'];
-  let join: Template['join'];
+  let join: PartsJoin;
+  let secondBody: string;
   if (renderer.perNode) {
     const { part } = renderer.perNode;
     join = renderer.perNode.join;
+    const secondParts = second.proxies.map(part);
     parts = first.proxies.map(
       (proxy, index) =>
-        cutChecked(part(proxy), part(second.proxies[index]!)) ??
+        cutChecked(part(proxy), secondParts[index]!) ??
         ((feed: CustomerFeed) => part(resolveProxy(feed.nodes[index]!, feed.uuid))),
     );
+    secondBody = joinParts(join, secondParts).body;
   } else {
     const rendered = renderer.render(first, context);
-    join = ([body]) => ({ body: body!, contentType: rendered.contentType });
+    join = { separator: '', contentType: rendered.contentType };
+    secondBody = renderer.render(second, context).body;
     parts = [
-      cutChecked(rendered.body, renderer.render(second, context).body) ??
-        ((feed: CustomerFeed) => renderer.render(feedInput(feed), context).body),
+      cutChecked(rendered.body, secondBody) ?? ((feed: CustomerFeed) => renderer.render(feedInput(feed), context).body),
     ];
   }
-  return { ...keepUsed(credentials, parts), join };
+  const kept = keepUsed(credentials, parts);
+  const layout = layoutOf(kept, join.separator, standIns[0]);
+  // Kept only if the second stand-in's bytes, written in, give its own render.
+  const checked =
+    layout &&
+    writeLayout(
+      layout,
+      kept.credentials.map((credential) => credential(standIns[1])),
+    );
+  const checkedBody = checked && (join.encoding ? checked.toString(join.encoding) : checked.toString('utf8'));
+  return { ...kept, join, ...(checkedBody === secondBody && { layout }) };
+}
+
+/** The joined parts laid out as bytes for a stand-in, when every part is cut. */
+function layoutOf(
+  { credentials, parts }: Pick<Template, 'credentials' | 'parts'>,
+  separator: string,
+  standIn: string,
+): Layout | undefined {
+  const values = credentials.map((credential) => credential(standIn));
+  const chunks: Buffer[] = [];
+  const writes: Write[] = [];
+  let at = 0;
+  const add = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    chunks.push(bytes);
+    at += bytes.length;
+  };
+  const addCut = ({ pieces, holes }: Cut) => {
+    add(pieces[0]!);
+    holes.forEach((hole, index) => {
+      writes.push({ at, credential: hole });
+      add(values[hole]!);
+      add(pieces[index + 1]!);
+    });
+  };
+  for (const [index, part] of parts.entries()) {
+    if (typeof part === 'function') return undefined;
+    if (index > 0) add(separator);
+    if (!('inner' in part)) {
+      addCut(part);
+      continue;
+    }
+    add(part.before);
+    const run = encodedRun(part, values);
+    writes.push({ at, length: run.length, run: part });
+    add(run);
+    add(part.after);
+  }
+  return { text: Buffer.concat(chunks), writes, lengths: values.map((value) => Buffer.byteLength(value, 'utf8')) };
 }
 
 /**
@@ -220,7 +321,12 @@ function cutInsideBase64(text: string, other: string, cutAt: (text: string) => C
 
 function write(part: Cut | Encoded, values: string[]): string {
   if (!('inner' in part)) return fillCut(part, values);
-  return part.before + Buffer.from(fillCut(part.inner, values), 'utf8').toString(part.encoding) + part.after;
+  return part.before + encodedRun(part, values) + part.after;
+}
+
+/** The base64 run of an encoded part, its credentials written in. */
+function encodedRun(part: Encoded, values: string[]): string {
+  return Buffer.from(fillCut(part.inner, values), 'utf8').toString(part.encoding);
 }
 
 function fillCut({ pieces, holes }: Cut, values: string[]): string {

@@ -50,7 +50,7 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
       const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
       const filename = feedFilename(customer.title, format);
       reply.headers(feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }));
-      const body = gzippedFromParts(reply, Buffer.from(rendered.body, 'utf8'), rendered.gzip);
+      const body = gzippedFromParts(reply, rendered.body, rendered.gzip);
       return reply.type(rendered.contentType).send(body);
     },
   });

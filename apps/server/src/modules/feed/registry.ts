@@ -1,16 +1,16 @@
 /** Each format's renderer and file extension, and the headers every format carries. */
 import type { ResolvedProxy } from '../nodes/proxy.model.js';
-import type { FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
+import type { FeedFormat, FeedInput, FeedRenderContext, PartsJoin, RenderedFeed } from './feed-format.js';
 import { renderClash } from './formats/clash.js';
-import { renderShareLinks, shareLink, shareLinksFeed } from './formats/share-links.js';
+import { renderShareLinks, SHARE_LINKS_JOIN, shareLink } from './formats/share-links.js';
 import { renderSingBox, singBoxFeatures } from './formats/sing-box.js';
 
 export type FeedRenderer = {
   render(input: FeedInput, context: FeedRenderContext): RenderedFeed;
   /** What of the context the body depends on: two contexts of one variant give the same body. */
   variant(context: FeedRenderContext): string;
-  /** When the body is one part per node, each made from that node alone: the part, and the body of the parts. */
-  perNode?: { part(proxy: ResolvedProxy): string; join(parts: string[]): RenderedFeed };
+  /** When the body is one part per node, each made from that node alone: the part, and how the parts are joined. */
+  perNode?: { part(proxy: ResolvedProxy): string; join: PartsJoin };
   fileExtension: string;
 };
 
@@ -18,7 +18,7 @@ export const FEED_FORMATS: Record<FeedFormat, FeedRenderer> = {
   'share-links': {
     render: (input) => renderShareLinks(input),
     variant: () => '',
-    perNode: { part: shareLink, join: shareLinksFeed },
+    perNode: { part: shareLink, join: SHARE_LINKS_JOIN },
     fileExtension: 'txt',
   },
   clash: { render: (input) => renderClash(input), variant: () => '', fileExtension: 'yaml' },

@@ -12,18 +12,20 @@
  * Query values and names are percent-encoded; IPv6 hosts are bracketed.
  */
 import type { ResolvedProxy } from '../../nodes/proxy.model.js';
-import type { FeedInput, RenderedFeed } from '../feed-format.js';
+import { type FeedInput, joinParts, type PartsJoin, type RenderedFeed } from '../feed-format.js';
 import { alpnOf, bareHost, displayName, fingerprintOf, requireCipher, serverName, uriHost } from './common.js';
 
 export const SHARE_LINKS_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
-export function renderShareLinks(input: FeedInput): RenderedFeed {
-  return shareLinksFeed(input.proxies.map(shareLink));
-}
+/** The links one a line, the whole in standard padded base64. */
+export const SHARE_LINKS_JOIN: PartsJoin = {
+  separator: '\n',
+  encoding: 'base64',
+  contentType: SHARE_LINKS_CONTENT_TYPE,
+};
 
-/** The feed of these links, one a line. */
-export function shareLinksFeed(links: string[]): RenderedFeed {
-  return { body: Buffer.from(links.join('\n'), 'utf8').toString('base64'), contentType: SHARE_LINKS_CONTENT_TYPE };
+export function renderShareLinks(input: FeedInput): RenderedFeed {
+  return joinParts(SHARE_LINKS_JOIN, input.proxies.map(shareLink));
 }
 
 /** One node's share link. */
