@@ -95,6 +95,91 @@ describe('GzipTemplate', () => {
     expect(GzipTemplate.of([withHole('xyz'), withHole('abc')])).toBeUndefined();
   });
 
+  it('gzips bodies by declared holes, copying the holes declared the same as an earlier one', () => {
+    let gzipped = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 0, max: 2 })), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.string({ unit: 'grapheme', maxLength: 50 }),
+        fc.integer({ min: 1, max: 40 }),
+        (pieces, last, credentialBytes) => {
+          // Each piece is followed by one of three credentials; a hole is the same as the last one of its credential.
+          const bodyOf = (credentials: string[]) =>
+            Buffer.from(pieces.map(([piece, which]) => piece + credentials[which]).join('') + last, 'utf8');
+          const holes: Array<{ start: number; end: number; sameAs?: number }> = [];
+          const lastOf = new Map<number, number>();
+          let at = 0;
+          for (const [piece, which] of pieces) {
+            at += Buffer.byteLength(piece);
+            const sameAs = lastOf.get(which);
+            holes.push({ start: at, end: at + 2 * credentialBytes, ...(sameAs !== undefined && { sameAs }) });
+            lastOf.set(which, holes.length - 1);
+            at += 2 * credentialBytes;
+          }
+          const credentials = () => [hex(credentialBytes), hex(credentialBytes), hex(credentialBytes)];
+          const template = GzipTemplate.ofHoles(bodyOf(credentials()), holes)!;
+          for (let customer = 0; customer < 3; customer++) {
+            const body = bodyOf(credentials());
+            expect(gunzipSync(template.gzip(body)!).equals(body)).toBe(true);
+            gzipped++;
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(gzipped).toBeGreaterThan(300);
+
+    // Thirty holes of one credential: copies of the first, a few bytes each instead of 36 and 5 more.
+    const pieces = Array.from(
+      { length: 30 },
+      (_, index) => `\nproxy ${index}: {server: node${index}.example.com, id: `,
+    );
+    const holes = pieces.map((_, index) => {
+      const start = pieces.slice(0, index + 1).join('').length + 36 * index;
+      return { start, end: start + 36, ...(index > 0 && { sameAs: index - 1 }) };
+    });
+    const body = textOf([...pieces, ''], hex(18));
+    const stored = GzipTemplate.ofHoles(
+      body,
+      holes.map(({ start, end }) => ({ start, end })),
+    )!.gzip(body)!;
+    const copied = GzipTemplate.ofHoles(body, holes)!.gzip(body)!;
+    expect(gunzipSync(copied).equals(body)).toBe(true);
+    expect(stored.length - copied.length).toBeGreaterThan(28 * 29);
+  });
+
+  it('stores a declared repeat that a copy cannot reach, or of another length, and gives up on another length', () => {
+    const far = Buffer.from(`id=${'a'.repeat(8)}${'x'.repeat(40_000)}id=${'a'.repeat(8)}.`);
+    const farHoles = [
+      { start: 3, end: 11 },
+      { start: 40_014, end: 40_022, sameAs: 0 },
+    ];
+    const unequal = [
+      { start: 3, end: 11 },
+      { start: 14, end: 20, sameAs: 0 },
+    ];
+    const near = Buffer.from(`id=${'b'.repeat(8)}id=${'b'.repeat(6)}.`);
+    for (const [body, holes] of [
+      [far, farHoles],
+      [near, unequal],
+    ] as const) {
+      const template = GzipTemplate.ofHoles(body, holes)!;
+      expect(gunzipSync(template.gzip(body)!).equals(body)).toBe(true);
+      expect(template.gzip(Buffer.concat([body, Buffer.from('!')]))).toBeUndefined();
+    }
+  });
+
+  it('makes no template of no declared holes, or of a body that holds every byte value', () => {
+    expect(GzipTemplate.ofHoles(Buffer.from('nothing varies'), [])).toBeUndefined();
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte));
+    expect(
+      GzipTemplate.ofHoles(Buffer.concat([everyByte, Buffer.from('xyz')]), [{ start: 256, end: 259 }]),
+    ).toBeUndefined();
+  });
+
   it('writes a stream that the gzip program reads, checksum and length included', () => {
     const pieces = Array.from(
       { length: 20 },

@@ -10,29 +10,41 @@ import { constants, crc32, deflateRawSync } from 'node:zlib';
  * What varies is learnt from samples (the text made for several stand-ins): wherever any two differ, with what lies
  * close around it. A body that differs from the samples anywhere else (a place the samples happened to agree on, or
  * another length) is not gzipped here: `gzip` says so, and the caller compresses it as usual.
+ *
+ * Or the holes are declared (`ofHoles`) by a caller that makes every body from the same fixed bytes, and knows which
+ * holes hold the same bytes as an earlier one in every body: then a body is gzipped with no look at what it holds
+ * but its length, which saves a copy and a comparison per hole and one of the whole body.
  */
 export class GzipTemplate {
   /**
-   * The first sample, whose fixed parts every body must match. A body's holes are copied into it before it is held
-   * against the body: one comparison of the whole instead of one per fixed part.
+   * The first sample, whose fixed parts every body must match, when the holes were learnt. A body's holes are copied
+   * into it before it is held against the body: one comparison of the whole instead of one per fixed part.
    */
-  readonly #check: Buffer;
+  readonly #check: Buffer | undefined;
+  readonly #length: number;
   readonly #parts: ReadonlyArray<Buffer | Hole>;
   readonly #holes: readonly Hole[];
-  /** Whether each hole of the body being gzipped repeats its earlier one. */
+  /** Whether each hole of the body being gzipped repeats its earlier one: per body if learnt, once if declared. */
   readonly #repeating: Uint8Array;
-  /** The bytes of everything but the holes: header, fixed parts, last block and trailer. */
-  readonly #fixedBytes: number;
+  /**
+   * The answer's bytes but those of holes that may or may not repeat: header, fixed parts, last block and trailer,
+   * and the declared holes, whose each repeats or not in every body.
+   */
+  readonly #knownBytes: number;
 
-  private constructor(sample: Buffer, parts: Array<Buffer | Hole>) {
-    this.#check = sample;
+  private constructor(sample: Buffer, parts: Array<Buffer | Hole>, learnt: boolean) {
+    this.#check = learnt ? sample : undefined;
+    this.#length = sample.length;
     this.#parts = parts;
     this.#holes = parts.filter((part): part is Hole => !Buffer.isBuffer(part));
-    this.#repeating = new Uint8Array(this.#holes.length);
-    this.#fixedBytes = parts.reduce(
+    this.#repeating = Uint8Array.from(this.#holes, (hole) => (hole.repeats ? 1 : 0));
+    const fixedBytes = parts.reduce(
       (bytes, part) => bytes + (Buffer.isBuffer(part) ? part.length : 0),
       GZIP_HEADER.length + FINAL_BLOCK.length + GZIP_TRAILER_BYTES,
     );
+    this.#knownBytes = learnt
+      ? fixedBytes
+      : this.#holes.reduce((bytes, hole) => bytes + holeBytes(hole, hole.repeats !== undefined), fixedBytes);
   }
 
   /**
@@ -44,42 +56,56 @@ export class GzipTemplate {
     if (!sample || others.length === 0 || others.some((other) => other.length !== sample.length)) return undefined;
     const ranges = varyingRanges(sample, others);
     if (ranges.length === 0) return undefined;
-    // Fixed parts must not look back into a hole: there, the deflater sees a byte that no fixed part holds.
-    const filler = unusedByte(sample, ranges);
-    if (filler === undefined) return undefined;
-    const seen = Buffer.from(sample);
-    for (const { start, end } of ranges) seen.fill(filler, start, end);
-
-    const parts: Array<Buffer | Hole> = [];
     const holesByText: HolesByText = new Map();
-    let from = 0;
-    for (const range of ranges) {
-      if (range.start > from) parts.push(deflateFixed(seen, from, range.start));
+    const parts = partsOf(sample, ranges, (range) => {
       const hole = { ...range, repeats: repeatOf(holesByText, range, samples) };
       holesByText.set(sample.toString('latin1', range.start, range.end), hole);
-      parts.push(hole);
-      from = range.end;
-    }
-    if (from < sample.length) parts.push(deflateFixed(seen, from, sample.length));
-    return new GzipTemplate(Buffer.from(sample), parts);
+      return hole;
+    });
+    return parts && new GzipTemplate(Buffer.from(sample), parts, true);
+  }
+
+  /**
+   * The template of bodies that hold `sample`'s bytes but in these holes (in order, apart), each hole holding the
+   * same bytes as the earlier hole it names in every body; undefined if there are none or every byte value is used.
+   */
+  static ofHoles(
+    sample: Buffer,
+    holes: ReadonlyArray<Range & { sameAs?: number | undefined }>,
+  ): GzipTemplate | undefined {
+    if (holes.length === 0) return undefined;
+    const declared: Hole[] = [];
+    const parts = partsOf(sample, holes, ({ start, end }, index) => {
+      const earlier = holes[index]!.sameAs;
+      const other = earlier === undefined ? undefined : declared[earlier];
+      const length = end - start;
+      const reachable =
+        other && other.end - other.start === length && length >= SHORTEST_COPY && start - other.start <= WINDOW;
+      const hole = { start, end, repeats: reachable ? repeatBlock(other, start, end) : undefined };
+      declared.push(hole);
+      return hole;
+    });
+    return parts && new GzipTemplate(sample, parts, false);
   }
 
   /** The body gzipped, or undefined when it does not fit this template. */
   gzip(body: Buffer): Buffer | undefined {
+    if (body.length !== this.#length) return undefined;
     const check = this.#check;
-    if (body.length !== check.length) return undefined;
     const holes = this.#holes;
     const repeating = this.#repeating;
-    let size = this.#fixedBytes;
-    for (let i = 0; i < holes.length; i++) {
-      const hole = holes[i]!;
-      const { start, end, repeats } = hole;
-      body.copy(check, start, start, end);
-      const repeated = repeats !== undefined && sameBytes(body, repeats, hole);
-      repeating[i] = repeated ? 1 : 0;
-      size += repeated ? repeats.block.length : storedSize(end - start);
+    let size = this.#knownBytes;
+    if (check) {
+      for (let i = 0; i < holes.length; i++) {
+        const hole = holes[i]!;
+        const { start, end, repeats } = hole;
+        body.copy(check, start, start, end);
+        const repeated = repeats !== undefined && sameBytes(body, repeats, hole);
+        repeating[i] = repeated ? 1 : 0;
+        size += holeBytes(hole, repeated);
+      }
+      if (!check.equals(body)) return undefined;
     }
-    if (!check.equals(body)) return undefined;
 
     const gzipped = Buffer.allocUnsafe(size);
     let at = GZIP_HEADER.copy(gzipped, 0);
@@ -97,6 +123,34 @@ export class GzipTemplate {
 }
 
 type Range = { start: number; end: number };
+
+/**
+ * The template's parts: the fixed runs deflated, each looking back only at fixed bytes (the deflater sees the holes
+ * filled with a byte that no fixed part holds), and a hole for each range; undefined if every byte value is used.
+ */
+function partsOf(
+  sample: Buffer,
+  ranges: readonly Range[],
+  holeOf: (range: Range, index: number) => Hole,
+): Array<Buffer | Hole> | undefined {
+  const filler = unusedByte(sample, ranges);
+  if (filler === undefined) return undefined;
+  const seen = Buffer.from(sample);
+  for (const { start, end } of ranges) seen.fill(filler, start, end);
+  const parts: Array<Buffer | Hole> = [];
+  let from = 0;
+  for (const [index, range] of ranges.entries()) {
+    if (range.start > from) parts.push(deflateFixed(seen, from, range.start));
+    parts.push(holeOf(range, index));
+    from = range.end;
+  }
+  if (from < sample.length) parts.push(deflateFixed(seen, from, sample.length));
+  return parts;
+}
+
+/** A hole's bytes in the stream: its copy's block if it repeats, else its bytes as stored blocks. */
+const holeBytes = (hole: Hole, repeated: boolean) =>
+  repeated ? hole.repeats!.block.length : storedSize(hole.end - hole.start);
 /** A place where bodies differ, and the earlier hole it held the same bytes as in every sample (then likely again). */
 type Hole = Range & { repeats?: Repeat | undefined };
 /** The earlier hole, and the block that copies it. */
@@ -164,6 +218,10 @@ function repeatOf(holesByText: HolesByText, range: Range, samples: readonly Buff
   const other = holesByText.get(samples[0]!.toString('latin1', start, end));
   if (!other || start - other.start > WINDOW) return undefined;
   if (!samples.every((sample) => sameBytes(sample, other, range))) return undefined;
+  return repeatBlock(other, start, end);
+}
+
+function repeatBlock(other: Range, start: number, end: number): Repeat {
   return { start: other.start, end: other.end, block: copyBlock(end - start, start - other.start) };
 }
 

@@ -14,11 +14,13 @@
  * own credentials over (every credential of an issued UUID has the stand-in's length), so that a request copies the
  * body and writes a few short texts instead of joining a text and encoding it to UTF-8.
  *
- * A template also keeps its body's gzip in parts (`GzipTemplate`), learnt from its renders for several stand-ins, for
- * the clients that take gzip (every client app does): a request then copies the parts around its credentials instead
- * of deflating the whole body.
+ * A template also keeps its body's gzip in parts (`GzipTemplate`), for the clients that take gzip (every client app
+ * does): a request then copies the parts around its credentials instead of deflating the whole body. A laid-out body's
+ * holes are its places, and which of them repeat an earlier one follows from the layout; another body's are learnt
+ * from its renders for several stand-ins, and each body is checked against them.
  */
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { GzipTemplate } from '../../lib/gzip-template.js';
 import { type NamedNode, passwordOn, resolveProxy } from '../nodes/nodes.service.js';
 import {
@@ -55,7 +57,10 @@ export type Template = {
   join: PartsJoin;
   /** The body as bytes before the join's encoding, when every part is cut and it checked out. */
   layout?: Layout | undefined;
-  /** The body's gzip in parts, once a client has asked for it; null when the bodies have no such template. */
+  /**
+   * The body's gzip in parts, once a client has asked for it (of laid-out bodies where there is a layout); null when
+   * the bodies have no such template.
+   */
   gzip?: GzipTemplate | null;
 };
 
@@ -98,10 +103,13 @@ export class FeedTemplates {
       return { body: Buffer.from(body, 'utf8'), contentType, gzip: NO_GZIP_TEMPLATE };
     }
     const template = this.#template(feed, format, renderer, context);
+    const values = template.credentials.map((credential) => credential(feed.uuid));
+    const laidOut = template.layout && laidOutBody(template, values);
     return {
-      body: templateBody(template, feed),
+      body: laidOut ?? joinedBody(template, feed, values),
       contentType: template.join.contentType,
-      gzip: (body) => gzipTemplateOf(template, feed)?.gzip(body),
+      // The template's gzip is of laid-out bodies where there is a layout.
+      gzip: laidOut || !template.layout ? (body) => gzipTemplateOf(template, feed)?.gzip(body) : NO_GZIP_TEMPLATE,
     };
   }
 
@@ -125,8 +133,17 @@ export class FeedTemplates {
 /** The body of a template for a customer, as bytes: laid out where it can be, else joined as text. */
 export function templateBody(template: Template, feed: CustomerFeed): Buffer {
   const values = template.credentials.map((credential) => credential(feed.uuid));
-  const text = template.layout && writeLayout(template.layout, values);
-  if (text) return template.join.encoding ? Buffer.from(text.toString(template.join.encoding), 'latin1') : text;
+  return (template.layout && laidOutBody(template, values)) ?? joinedBody(template, feed, values);
+}
+
+/** The body written in the template's layout, or undefined if a credential has another length than the layout's. */
+function laidOutBody(template: Template, values: string[]): Buffer | undefined {
+  const text = writeLayout(template.layout!, values);
+  if (!text) return undefined;
+  return template.join.encoding ? Buffer.from(text.toString(template.join.encoding), 'latin1') : text;
+}
+
+function joinedBody(template: Template, feed: CustomerFeed, values: string[]): Buffer {
   const parts = template.parts.map((part) => (typeof part === 'function' ? part(feed) : write(part, values)));
   return Buffer.from(joinParts(template.join, parts).body, 'utf8');
 }
@@ -148,14 +165,91 @@ function writeLayout({ text, writes, lengths }: Layout, values: string[]): Buffe
   return body;
 }
 
-/** The template's gzip in parts, learnt from its bodies for the stand-ins the first time it is asked for. */
+/**
+ * The template's gzip in parts, the first time it is asked for: of its layout's places, if it has one; else learnt
+ * from its bodies for the stand-ins.
+ */
 function gzipTemplateOf(template: Template, feed: CustomerFeed): GzipTemplate | undefined {
   if (template.gzip === undefined) {
     const standIns = [...GZIP_STAND_INS, ...Array.from({ length: GZIP_RANDOM_STAND_INS }, () => randomUUID())];
-    template.gzip = GzipTemplate.of(standIns.map((uuid) => templateBody(template, { ...feed, uuid }))) ?? null;
+    const bodies = standIns.map((uuid) => templateBody(template, { ...feed, uuid }));
+    const { layout } = template;
+    template.gzip =
+      (layout ? GzipTemplate.ofHoles(bodies[0]!, gzipHolesOf(layout, template.join)) : GzipTemplate.of(bodies)) ?? null;
+    // A layout's gzip is held to its bodies once: a request's is then not looked at.
+    if (layout && !bodies.every((body) => template.gzip && gunzipSync(template.gzip.gzip(body)!).equals(body))) {
+      template.gzip = null;
+    }
   }
   return template.gzip ?? undefined;
 }
+
+/**
+ * The holes of a laid-out body's gzip: where the body varies between customers (`varyingPlaces`), as it lies in the
+ * body (under a base64 join, the characters its bytes reach), places whose holes meet taken as one; and for each the
+ * last earlier hole that holds the same bytes for every customer: the same text around the same credentials at the
+ * same offsets.
+ */
+function gzipHolesOf(layout: Layout, join: PartsJoin): Array<{ start: number; end: number; sameAs?: number }> {
+  const grouped = join.encoding === 'base64';
+  const textLength = layout.text.length;
+  type Hole = { start: number; end: number; textStart: number; textEnd: number; places: string[]; once: boolean };
+  const holes: Hole[] = [];
+  for (const place of varyingPlaces(layout)) {
+    const start = grouped ? base64Start(place.start) : place.start;
+    const end = grouped ? base64End(place.end) : place.end;
+    const last = holes.at(-1);
+    const joined = last && start <= last.end ? last : undefined;
+    const hole = joined ?? {
+      start,
+      end,
+      textStart: grouped ? (start / 4) * 3 : start,
+      textEnd: 0,
+      places: [],
+      once: false,
+    };
+    hole.end = end;
+    hole.textEnd = grouped ? Math.min(textLength, (end / 4) * 3) : end;
+    hole.places.push(`${place.start - hole.textStart}:${place.credential ?? 'own'}`);
+    hole.once ||= place.credential === undefined;
+    if (!joined) holes.push(hole);
+  }
+  const lastWith = new Map<string, number>();
+  return holes.map(({ start, end, textStart, textEnd, places, once }, index) => {
+    const key = `${places.join(',')}\n${layout.text.toString('latin1', textStart, textEnd)}`;
+    const sameAs = once ? undefined : lastWith.get(key);
+    if (!once) lastWith.set(key, index);
+    return sameAs === undefined ? { start, end } : { start, end, sameAs };
+  });
+}
+
+/**
+ * Where a laid-out text varies between customers, in order: each credential's bytes, and in a base64 run the
+ * characters its credentials' bytes reach, which hold the node's own text too (so no other place holds the same).
+ */
+function varyingPlaces({ writes, lengths }: Layout): Array<{ start: number; end: number; credential?: number }> {
+  const places: Array<{ start: number; end: number; credential?: number }> = [];
+  for (const place of writes) {
+    if ('credential' in place) {
+      places.push({ start: place.at, end: place.at + lengths[place.credential]!, credential: place.credential });
+      continue;
+    }
+    const { pieces, holes } = place.run.inner;
+    let at = 0;
+    for (const [index, hole] of holes.entries()) {
+      at += Buffer.byteLength(pieces[index]!, 'utf8');
+      const end = at + lengths[hole]!;
+      // Unpadded base64url ends within its last group.
+      places.push({ start: place.at + base64Start(at), end: place.at + Math.min(place.length, base64End(end)) });
+      at = end;
+    }
+  }
+  return places;
+}
+
+/** Where the base64 characters of the text from byte `at` begin, and those of the text up to byte `at` end. */
+const base64Start = (at: number) => Math.floor(at / 3) * 4;
+const base64End = (at: number) => Math.ceil(at / 3) * 4;
 
 /** The feed as the renderers take it: every node resolved with the customer's UUID. */
 export function feedInput(feed: CustomerFeed): FeedInput {
