@@ -80,11 +80,13 @@ async function main() {
       const customer = { authorization: session.token, 'x-forwarded-for': ip(n) };
       // The feeds' own count (cases 8 to 10 of each 14), so that each link is fetched in turn: links taken by n
       // itself had every other one fetched twice as often.
-      const feedNumber = Math.floor(n / 14) * 3 + (n % 14) - 8;
-      const feed = (flag: string) => ({
-        path: `/sub/${seeded.feedTokens[feedNumber % seeded.feedTokens.length]}${flag}`,
-        headers: { 'x-forwarded-for': ip(n) },
-      });
+      const feed = (flag: string) => {
+        const feedNumber = Math.floor(n / 14) * 3 + (n % 14) - 8;
+        return {
+          path: `/sub/${seeded.feedTokens[feedNumber % seeded.feedTokens.length]}${flag}`,
+          headers: { 'x-forwarded-for': ip(n) },
+        };
+      };
       switch (n % 14) {
         case 0:
           return { path: '/mutenet/login', method: 'POST', headers: customer };

@@ -104,7 +104,7 @@ export class FeedTemplates {
     }
     const template = this.#template(feed, format, renderer, context);
     const values = template.credentials.map((credential) => credential(feed.uuid));
-    const laidOut = template.layout && laidOutBody(template, values);
+    const laidOut = template.layout && laidOutBody(template.layout, template.join, values);
     return {
       body: laidOut ?? joinedBody(template, feed, values),
       contentType: template.join.contentType,
@@ -133,14 +133,14 @@ export class FeedTemplates {
 /** The body of a template for a customer, as bytes: laid out where it can be, else joined as text. */
 export function templateBody(template: Template, feed: CustomerFeed): Buffer {
   const values = template.credentials.map((credential) => credential(feed.uuid));
-  return (template.layout && laidOutBody(template, values)) ?? joinedBody(template, feed, values);
+  return (template.layout && laidOutBody(template.layout, template.join, values)) ?? joinedBody(template, feed, values);
 }
 
-/** The body written in the template's layout, or undefined if a credential has another length than the layout's. */
-function laidOutBody(template: Template, values: string[]): Buffer | undefined {
-  const text = writeLayout(template.layout!, values);
+/** The body written in a layout, or undefined if a credential has another length than the layout's. */
+function laidOutBody(layout: Layout, { encoding }: PartsJoin, values: string[]): Buffer | undefined {
+  const text = writeLayout(layout, values);
   if (!text) return undefined;
-  return template.join.encoding ? Buffer.from(text.toString(template.join.encoding), 'latin1') : text;
+  return encoding ? Buffer.from(text.toString(encoding), 'latin1') : text;
 }
 
 function joinedBody(template: Template, feed: CustomerFeed, values: string[]): Buffer {
@@ -174,12 +174,16 @@ function gzipTemplateOf(template: Template, feed: CustomerFeed): GzipTemplate | 
     const standIns = [...GZIP_STAND_INS, ...Array.from({ length: GZIP_RANDOM_STAND_INS }, () => randomUUID())];
     const bodies = standIns.map((uuid) => templateBody(template, { ...feed, uuid }));
     const { layout } = template;
-    template.gzip =
-      (layout ? GzipTemplate.ofHoles(bodies[0]!, gzipHolesOf(layout, template.join)) : GzipTemplate.of(bodies)) ?? null;
-    // A layout's gzip is held to its bodies once: a request's is then not looked at.
-    if (layout && !bodies.every((body) => template.gzip && gunzipSync(template.gzip.gzip(body)!).equals(body))) {
-      template.gzip = null;
-    }
+    const gzip = layout
+      ? GzipTemplate.ofHoles(bodies[0]!, gzipHolesOf(layout, template.join))
+      : GzipTemplate.of(bodies);
+    // A layout's gzip is held to its bodies once: a request's is then not looked at. A body it does not gzip fails
+    // the check rather than throwing on the request that made the template.
+    const holds = (body: Buffer) => {
+      const gzipped = gzip?.gzip(body);
+      return gzipped !== undefined && gunzipSync(gzipped).equals(body);
+    };
+    template.gzip = gzip && (!layout || bodies.every(holds)) ? gzip : null;
   }
   return template.gzip ?? undefined;
 }
