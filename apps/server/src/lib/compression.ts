@@ -34,32 +34,35 @@ export function chooseEncoding(acceptEncoding: string | undefined, prefer: Encod
  * The encoding an answer of `bytes` goes in to this request's client, none when it is too short to gain from one or
  * the client takes neither; a long answer says it varies with `Accept-Encoding` either way.
  */
-export function encodingFor(reply: FastifyReply, bytes: number, prefer?: Encoding): Encoding | undefined {
+export function encodingFor(reply: FastifyReply, bytes: number): Encoding | undefined {
   if (bytes < COMPRESS_FROM_BYTES) return undefined;
   const vary = reply.getHeader('vary');
   if (typeof vary !== 'string' || !/accept-encoding/i.test(vary)) {
     reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
   }
-  return chooseEncoding(reply.request.headers['accept-encoding'], prefer);
+  return chooseEncoding(reply.request.headers['accept-encoding']);
 }
 
+/** What an answer gzipped from its parts says of itself. */
+export const GZIPPED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-encoding': 'gzip',
+  vary: 'accept-encoding',
+});
+
 /**
- * An answer that has a cheaper gzip than a deflate of the whole (`GzipTemplate`): gzipped so, when the client takes
- * gzip at least as gladly as brotli; otherwise as it is, for the http hook to compress as it does any answer. So is
- * an answer too long to compress on the event loop: its template would hold the loop for a tenth of a second when
- * first made, and each gzip a millisecond or more.
+ * An answer that has a cheaper gzip than a deflate of the whole (`GzipTemplate`), gzipped so when the client
+ * (`Accept-Encoding`) takes gzip at least as gladly as brotli; undefined leaves it to be compressed as any answer
+ * (plugins/external/http.ts). So is an answer too short to gain from it, and one too long to compress on the event
+ * loop: its template would hold the loop for a tenth of a second when first made, and each gzip a millisecond or more.
  */
 export function gzippedFromParts(
-  reply: FastifyReply,
+  acceptEncoding: string | undefined,
   body: Buffer,
   gzip: (body: Buffer) => Buffer | undefined,
-): Buffer {
-  if (body.length > COMPRESS_IN_ONE_CALL_UP_TO_BYTES) return body;
-  if (encodingFor(reply, body.length, 'gzip') !== 'gzip') return body;
-  const gzipped = gzip(body);
-  if (!gzipped) return body;
-  reply.header('content-encoding', 'gzip');
-  return gzipped;
+): Buffer | undefined {
+  if (body.length < COMPRESS_FROM_BYTES || body.length > COMPRESS_IN_ONE_CALL_UP_TO_BYTES) return undefined;
+  if (chooseEncoding(acceptEncoding, 'gzip') !== 'gzip') return undefined;
+  return gzip(body);
 }
 
 /** The usual settings for an answer made for one request: brotli 4 (gzip at its default, 6). */

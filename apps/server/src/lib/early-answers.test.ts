@@ -57,6 +57,10 @@ describe('early answers', () => {
       reached.early.push('throwing');
       throw new Error('thrown before any promise');
     });
+    earlyAnswers.addUnder('/under', '/under/:segment', async ({ path, ip }) => {
+      reached.early.push(`under ${path} from ${ip}`);
+      return { status: 200, headers: {}, body: path.slice('/under/'.length) };
+    });
     earlyAnswers.add('/unwritable', async () => {
       reached.early.push('unwritable');
       return { status: 200, headers: { 'x-bad': 'line\nbreak' }, body: 'never sent' };
@@ -127,8 +131,28 @@ describe('early answers', () => {
     expect(reached.counted).toEqual([]);
   });
 
-  it('refuses a second early answer for one path', async () => {
+  it('answers a GET of one segment under its prefix, as it is in the URL, counted under its route', async () => {
+    const { reached, call, start } = await setUp();
+    start();
+    expect(await call('GET', '/under/a%20b?x=1')).toMatchObject({ status: 200, body: 'a%20b' });
+    for (const path of ['/under', '/under/', '/under/a/b', '/under/a/', '/underneath/a', '/answered/a']) {
+      expect((await call('GET', path)).status, path).toBe(299);
+    }
+    expect(reached.early).toEqual(['under /under/a%20b from 127.0.0.1']);
+    expect(reached.counted).toEqual([['GET', '/under/:segment', 200]]);
+    expect(reached.fastify).toEqual([
+      'GET /under',
+      'GET /under/',
+      'GET /under/a/b',
+      'GET /under/a/',
+      'GET /underneath/a',
+      'GET /answered/a',
+    ]);
+  });
+
+  it('refuses a second early answer for one path or prefix', async () => {
     const { earlyAnswers } = await setUp();
     expect(() => earlyAnswers.add('/answered', async () => undefined)).toThrow(/already/);
+    expect(() => earlyAnswers.addUnder('/under', '/under/:other', async () => undefined)).toThrow(/already/);
   });
 });

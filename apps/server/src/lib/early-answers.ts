@@ -2,11 +2,20 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
+import { COMPRESS_FROM_BYTES } from './compression.js';
 import { clientIp, protocolOf } from './forwarded.js';
 import { defaultHeadersFor } from './security-headers.js';
 
-/** An early answer's request: as it came, with its query parsed as Fastify parses it. */
-export type EarlyRequest = { raw: IncomingMessage; query: Record<string, unknown> };
+/**
+ * An early answer's request: as it came, its path without the query, the query parsed as Fastify parses it, and the
+ * client's address as Fastify's `request.ip` reads it.
+ */
+export type EarlyRequest = {
+  raw: IncomingMessage;
+  path: string;
+  query: Record<string, unknown>;
+  ip: string | undefined;
+};
 
 /** An answer as it is written: its status, the route's own headers, and a body short enough to go uncompressed. */
 export type Answer = { status: number; headers: Readonly<Record<string, string>>; body?: string | Buffer };
@@ -16,6 +25,13 @@ export type Answer = { status: number; headers: Readonly<Record<string, string>>
  * in the user's language, an answer to compress). Whatever it does must be safe to do again on the way there.
  */
 export type EarlyAnswer = (request: EarlyRequest) => Promise<Answer | undefined>;
+
+/** An answer that needs nothing of Fastify's hooks: nothing to send, or a body already compressed or too short to be. */
+export function goesAsIs({ headers, body }: Answer): boolean {
+  return (
+    body === undefined || headers['content-encoding'] !== undefined || Buffer.byteLength(body) < COMPRESS_FROM_BYTES
+  );
+}
 
 /** Counts a request in the metrics, as their hook counts those Fastify answers. */
 export type CountRequest = (method: string, route: string, status: number, seconds: number) => void;
@@ -28,6 +44,10 @@ export type EarlyAnswersOptions = {
 };
 
 type Started = { log: FastifyBaseLogger; countRequest: CountRequest };
+/** An early answer and the route it is counted under in the metrics, as Fastify names the route it stands for. */
+type Routed = { route: string; answer: EarlyAnswer };
+/** Early answers to the paths one segment under a prefix (with its slash). */
+type Under = Routed & { prefix: string };
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 /** What Fastify gives its `serverFactory`: its own options, with its defaults filled in. */
 type ServerOptions = {
@@ -49,7 +69,8 @@ const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
  * Fastify's hooks write it, which a test holds both paths to.
  */
 export class EarlyAnswers {
-  readonly #byPath = new Map<string, EarlyAnswer>();
+  readonly #byPath = new Map<string, Routed>();
+  readonly #under: Under[] = [];
   #started: Started | undefined;
   #closing = false;
 
@@ -58,7 +79,18 @@ export class EarlyAnswers {
   /** Answers GET `path` (exactly, with any query) when `answer` does; until `start`, no request is answered early. */
   add(path: string, answer: EarlyAnswer): void {
     if (this.#byPath.has(path)) throw new Error(`an early answer for ${path} is already added`);
-    this.#byPath.set(path, answer);
+    this.#byPath.set(path, { route: path, answer });
+  }
+
+  /**
+   * Answers GET `prefix/{segment}` (one segment, with any query) when `answer` does, counted as `route`, the path
+   * Fastify's router matches them with (`/sub/:token`). The segment comes as it is in the URL, not decoded.
+   */
+  addUnder(prefix: string, route: string, answer: EarlyAnswer): void {
+    const under = `${prefix}/`;
+    if (this.#under.some((added) => added.prefix === under))
+      throw new Error(`early answers under ${prefix} are already added`);
+    this.#under.push({ prefix: under, route, answer });
   }
 
   /** From here on requests may be answered early, logged and counted as Fastify's own. */
@@ -91,19 +123,19 @@ export class EarlyAnswers {
     const url = request.url ?? '';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    const answer = this.#byPath.get(path);
-    if (!answer) return false;
+    const routed = this.#routed(path);
+    if (!routed) return false;
     const startedAt = performance.now();
     // Whatever fails on the way goes to Fastify, which meets the same failure on the route and answers it as an
     // envelope in the user's language: nothing thrown here may reach the server's listener.
     const leave = (error?: Error) => {
-      if (error) started.log.debug({ err: { message: error.message }, route: path }, 'early answer failed');
+      if (error) started.log.debug({ err: { message: error.message }, route: routed.route }, 'early answer failed');
       fastify(request, response);
     };
     let answering: Promise<Answer | undefined>;
     try {
       const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
-      answering = answer({ raw: request, query });
+      answering = routed.answer({ raw: request, path, query, ip: clientIp(request, this.options.trustProxy) });
     } catch (error) {
       leave(error as Error);
       return true;
@@ -111,13 +143,24 @@ export class EarlyAnswers {
     answering.then((answered) => {
       if (!answered) return leave();
       try {
-        this.#write(request, response, path, answered, startedAt, started);
+        this.#write(request, response, routed.route, answered, startedAt, started);
       } catch (error) {
         if (response.headersSent) response.destroy(error as Error);
         else leave(error as Error);
       }
     }, leave);
     return true;
+  }
+
+  #routed(path: string): Routed | undefined {
+    const exact = this.#byPath.get(path);
+    if (exact) return exact;
+    for (const under of this.#under) {
+      const { prefix } = under;
+      if (path.length > prefix.length && path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1)
+        return under;
+    }
+    return undefined;
   }
 
   /** The answer, with what Fastify's hooks add to every answer, logged and counted as they do it. */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GIB } from '../lib/units.js';
-import { FEED_IP_LIMIT, FEED_TOKEN_LIMIT } from '../modules/feed/feed.routes.js';
+import { FEED_IP_LIMIT, FEED_TOKEN_LIMIT } from '../modules/feed/feed.service.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox } from '../modules/payments/gateways/sandbox.gateway.js';
 import { captcha, latestCode, PASSWORD } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';

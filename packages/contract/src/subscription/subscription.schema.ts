@@ -17,3 +17,5 @@ export type PackageStat = z.infer<typeof PackageStatSchema>;
 
 /** The subscription link's path: `{PUBLIC_URL}/sub/{token}`. */
 export const SUBSCRIPTION_PATH_PREFIX = '/sub';
+/** A subscription link's token: an HMAC-SHA-256 in base64url, 43 characters. */
+export const SUBSCRIPTION_TOKEN_PATTERN = /^[\w-]{43}$/;

@@ -13,7 +13,12 @@ declare module 'fastify' {
 export default fp<{ title: string; publicUrl: string }>(
   async (fastify, { title, publicUrl }) => {
     fastify.decorate('publicUrl', publicUrl);
-    await fastify.register(feedRoutes, { feed: new FeedService(fastify.subscriptions, fastify.nodes, title) });
+    const feed = new FeedService(fastify.subscriptions, fastify.nodes, {
+      store: fastify.store,
+      log: fastify.log,
+      title,
+    });
+    await fastify.register(feedRoutes, { feed });
   },
-  { name: 'feed', dependencies: ['subscription', 'nodes', 'store', 'i18n'] },
+  { name: 'feed', dependencies: ['subscription', 'nodes', 'store', 'i18n', 'early-answers'] },
 );

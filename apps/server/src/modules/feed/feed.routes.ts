@@ -1,57 +1,99 @@
-import { SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { requestLanguageOf, SUBSCRIPTION_PATH_PREFIX, SUBSCRIPTION_TOKEN_PATTERN } from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { gzippedFromParts } from '../../lib/compression.js';
+import { GZIPPED_HEADERS, gzippedFromParts } from '../../lib/compression.js';
+import { type Answer, goesAsIs } from '../../lib/early-answers.js';
 import type { FeedService } from './feed.service.js';
+import type { CustomerFeed } from './feed-format.js';
 import { renderFeedPage } from './html-page.js';
 import { feedFilename, feedHeaders } from './registry.js';
 import { chooseFormat, isBrowserRequest, parseSingBoxVersion } from './user-agent.js';
 
-/** Clients refresh every few hours; a scraper walking tokens or hammering one link is stopped. */
-export const FEED_IP_LIMIT = { max: 60, timeWindow: 60_000 };
-export const FEED_TOKEN_LIMIT = { max: 30, windowMs: 60_000 };
 /** How often clients should refresh the feed, in hours. */
 export const UPDATE_INTERVAL_HOURS = 12;
+const MAX_FLAG_LENGTH = 32;
+
+/** What a client app is sent: its customer's feed in the format it reads, gzipped from kept parts if it takes gzip. */
+function feedAnswer(
+  feed: FeedService,
+  customer: CustomerFeed,
+  flag: string | undefined,
+  headers: IncomingHttpHeaders,
+): Answer {
+  const userAgent = headers['user-agent'];
+  const format = chooseFormat(flag, userAgent);
+  const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
+  const filename = feedFilename(customer.title, format);
+  const feedOwn = {
+    'cache-control': 'no-store',
+    'content-type': rendered.contentType,
+    ...feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }),
+  };
+  const gzipped = gzippedFromParts(headers['accept-encoding'], rendered.body, rendered.gzip);
+  return gzipped
+    ? { status: 200, headers: { ...feedOwn, ...GZIPPED_HEADERS }, body: gzipped }
+    : { status: 200, headers: feedOwn, body: rendered.body };
+}
 
 export default async function feedRoutes(fastify: FastifyInstance, { feed }: { feed: FeedService }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  // A fetch is counted once, by whichever of the early answer and the route comes to it first: one the early answer
+  // leaves to the route (an unknown link, a browser, a refusal) is the same request.
+  const admissions = new WeakMap<IncomingMessage, Promise<number | undefined>>();
+  const admit = (raw: IncomingMessage, ip: string | undefined, token: string) => {
+    let admitted = admissions.get(raw);
+    if (!admitted) {
+      admitted = feed.admit(ip ?? '', token);
+      admissions.set(raw, admitted);
+    }
+    return admitted;
+  };
+
   app.get(`${SUBSCRIPTION_PATH_PREFIX}/:token`, {
     schema: {
       params: z.object({ token: z.string().max(128) }),
-      querystring: z.object({ flag: z.string().max(32).optional() }).loose(),
+      querystring: z.object({ flag: z.string().max(MAX_FLAG_LENGTH).optional() }).loose(),
     },
-    config: { rateLimit: FEED_IP_LIMIT },
     handler: async (request, reply) => {
       const { token } = request.params;
-      // As with the per-IP limits, a store that is away leaves the link served rather than refused.
-      const hits = await fastify.store
-        .increment(`feed-hits:${token}`, FEED_TOKEN_LIMIT.windowMs)
-        .catch((error: Error) => {
-          request.log.warn({ err: { message: error.message } }, 'feed fetch not counted');
-          return 0;
-        });
-      if (hits > FEED_TOKEN_LIMIT.max) throw new AppError('TOO_MANY_REQUESTS', null, FEED_TOKEN_LIMIT.windowMs / 1000);
+      const waitSeconds = await admit(request.raw, request.ip, token);
+      if (waitSeconds) throw new AppError('TOO_MANY_REQUESTS', null, waitSeconds);
       const customer = await feed.find(token, request.language);
       // An unknown or reset token says nothing about why.
       if (!customer) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
 
       const { flag } = request.query;
-      const userAgent = request.headers['user-agent'];
-      reply.header('cache-control', 'no-store');
-      if (isBrowserRequest({ flag, userAgent, accept: request.headers.accept })) {
+      if (isBrowserRequest({ flag, userAgent: request.headers['user-agent'], accept: request.headers.accept })) {
         const link = `${fastify.publicUrl}${request.url}`;
         const page = renderFeedPage(feed.input(customer), { language: request.language, link });
-        return reply.type(page.contentType).send(page.body);
+        return reply.header('cache-control', 'no-store').type(page.contentType).send(page.body);
       }
-      const format = chooseFormat(flag, userAgent);
-      const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
-      const filename = feedFilename(customer.title, format);
-      reply.headers(feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }));
-      const body = gzippedFromParts(reply, rendered.body, rendered.gzip);
-      return reply.type(rendered.contentType).send(body);
+      const { status, headers, body } = feedAnswer(feed, customer, flag, request.headers);
+      return reply.code(status).headers(headers).send(body);
     },
   });
+
+  // Every client app fetches its link every few hours, and a burst of them (a restart, a new node) is the panel's
+  // busiest call: a fetch whose answer goes as it is, to a link of the token's shape (which the route takes as it
+  // is), is answered before Fastify routes it (lib/early-answers.ts). Everything else goes on to the route.
+  fastify.earlyAnswers.addUnder(
+    SUBSCRIPTION_PATH_PREFIX,
+    `${SUBSCRIPTION_PATH_PREFIX}/:token`,
+    async ({ raw, path, query, ip }) => {
+      const token = path.slice(SUBSCRIPTION_PATH_PREFIX.length + 1);
+      const { flag } = query;
+      if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
+      if (flag !== undefined && (typeof flag !== 'string' || flag.length > MAX_FLAG_LENGTH)) return undefined;
+      if (await admit(raw, ip, token)) return undefined;
+      const customer = await feed.find(token, requestLanguageOf(raw.headers['accept-language']));
+      const { 'user-agent': userAgent, accept } = raw.headers;
+      if (!customer || isBrowserRequest({ flag, userAgent, accept })) return undefined;
+      const answer = feedAnswer(feed, customer, flag, raw.headers);
+      return goesAsIs(answer) ? answer : undefined;
+    },
+  );
 }

@@ -1,44 +1,11 @@
-import http from 'node:http';
 import { messageOf } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../../test/catalog.js';
+import { bothWays, request, requestLogLines, routedUnder } from '../../test/early-answers.js';
 import { parseExposition, sampleValue } from '../../test/metrics.js';
 import { addNodes, customerWithPackage } from '../../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { NODE_API_PREFIX } from './node-api.routes.js';
-
-/** Headers that belong to the connection or the moment, not to the answer. */
-const OF_THE_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-
-type Answer = { status: number; headers: Record<string, string>; body: Buffer };
-
-/** A GET over HTTP with these headers only, and its answer's bytes as they came. */
-function get(url: string, headers: Record<string, string>, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: answerHeaders(response.headers),
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
-
-function answerHeaders(headers: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers)
-      .filter(([name]) => !OF_THE_CONNECTION.has(name))
-      .map(([name, value]) => [name, String(value)]),
-  );
-}
 
 // An agent's pulls of its config and of the user list are answered before Fastify routes them when their answer
 // needs nothing of its hooks (lib/early-answers.ts). The test counts the requests Fastify routed to the node API, and
@@ -46,19 +13,12 @@ function answerHeaders(headers: Record<string, unknown>): Record<string, string>
 describe.each(DATABASES)("an agent's pulls answered before routing, on %s", (database) => {
   let app: TestApp;
   let node: Awaited<ReturnType<typeof addNodes>>[number];
-  let routed = 0;
+  const counter = routedUnder(NODE_API_PREFIX);
   const url = (path: 'config' | 'user', token = node.token) =>
     `${NODE_API_PREFIX}/${path}?node_id=${node.id}&node_type=${node.protocol}&token=${encodeURIComponent(token)}`;
 
   beforeAll(async () => {
-    app = await startTestApp({
-      database,
-      beforeListen: (built) =>
-        built.addHook('onRequest', (request, _reply, done) => {
-          if (request.url.startsWith(NODE_API_PREFIX)) routed++;
-          done();
-        }),
-    });
+    app = await startTestApp({ database, beforeListen: counter.hook });
     const seeded = await seedCatalog(app);
     [node] = (await addNodes(app)) as [typeof node];
     // Enough customers for a list of more than 1 KB, which goes compressed unless it is already.
@@ -69,19 +29,6 @@ describe.each(DATABASES)("an agent's pulls answered before routing, on %s", (dat
   afterAll(async () => {
     await app?.close();
   });
-
-  /** The same request over HTTP (to the early answer, if it takes it) and through Fastify, and how many it routed. */
-  async function bothWays(path: string, headers: Record<string, string>) {
-    const before = routed;
-    const early = await get(`${app.url}${path}`, headers);
-    const routedByHttp = routed - before;
-    const route = await app.app.inject({ method: 'GET', url: path, headers });
-    return {
-      routedByHttp,
-      early,
-      route: { status: route.statusCode, headers: answerHeaders(route.headers), body: route.rawPayload },
-    };
-  }
 
   it.each([
     ['over plain HTTP', {}],
@@ -103,7 +50,11 @@ describe.each(DATABASES)("an agent's pulls answered before routing, on %s", (dat
         headers: Record<string, string>;
         status: number;
       }>) {
-        const { routedByHttp, early, route } = await bothWays(path, { ...extra, ...headers, 'x-request-id': 'pull-1' });
+        const { routedByHttp, early, route } = await bothWays(app, counter, path, {
+          ...extra,
+          ...headers,
+          'x-request-id': 'pull-1',
+        });
         expect(routedByHttp, path).toBe(0);
         expect(early.status).toBe(status);
         expect(early).toEqual(route);
@@ -127,18 +78,21 @@ describe.each(DATABASES)("an agent's pulls answered before routing, on %s", (dat
       headers: Record<string, string>;
       status: number;
     }>) {
-      const { routedByHttp, early, route } = await bothWays(path, { ...headers, 'accept-language': 'en' });
+      const { routedByHttp, early, route } = await bothWays(app, counter, path, {
+        ...headers,
+        'accept-language': 'en',
+      });
       expect(routedByHttp, path).toBe(1);
       expect(early.status, path).toBe(status);
       expect(early.headers['content-encoding'], path).toBe(route.headers['content-encoding']);
       expect(early.body.length, path).toBeGreaterThan(0);
     }
-    const refused = await get(`${app.url}${url('config', 'wrong-token')}`, { 'accept-language': 'en' });
+    const refused = await request(`${app.url}${url('config', 'wrong-token')}`, { 'accept-language': 'en' });
     expect(JSON.parse(refused.body.toString())).toEqual({ code: 403, msg: messageOf('FORBIDDEN', 'en'), data: null });
-    const before = routed;
-    const head = await get(`${app.url}${url('config')}`, {}, 'HEAD');
+    const before = counter.routed;
+    const head = await request(`${app.url}${url('config')}`, {}, 'HEAD');
     expect(head.status).toBe(200);
-    expect(routed - before).toBe(1);
+    expect(counter.routed - before).toBe(1);
   });
 
   it('counts its answers in the metrics and logs them as Fastify does, without the token', async () => {
@@ -147,16 +101,16 @@ describe.each(DATABASES)("an agent's pulls answered before routing, on %s", (dat
     const countOf = async () =>
       sampleValue(parseExposition(await app.app.metrics.render()), 'mutenet_http_requests_total', labels);
     const before = await countOf();
-    const routedBefore = routed;
+    const routedBefore = counter.routed;
     const logsBefore = app.logs.length;
-    const answer = await get(`${app.url}${url('user')}`, { 'if-none-match': listTag, 'x-request-id': 'pull-logged' });
+    const answer = await request(`${app.url}${url('user')}`, {
+      'if-none-match': listTag,
+      'x-request-id': 'pull-logged',
+    });
     expect(answer.status).toBe(304);
-    expect(routed).toBe(routedBefore);
+    expect(counter.routed).toBe(routedBefore);
     expect(await countOf()).toBe(before + 1);
-    const lines = app.logs
-      .slice(logsBefore)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.reqId === 'pull-logged');
+    const lines = requestLogLines(app, logsBefore, 'pull-logged');
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     const [incoming, completed] = lines as [{ req: Record<string, unknown> }, Record<string, unknown>];
     expect(incoming.req).toMatchObject({ method: 'GET', remoteAddress: '127.0.0.1' });

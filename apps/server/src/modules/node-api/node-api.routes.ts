@@ -2,8 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
-import { COMPRESS_FROM_BYTES } from '../../lib/compression.js';
-import type { Answer } from '../../lib/early-answers.js';
+import { type Answer, goesAsIs } from '../../lib/early-answers.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
 import { readPushBody } from './push-body.js';
@@ -33,13 +32,6 @@ function taggedAnswer(headers: IncomingHttpHeaders, body: string | Buffer, etag:
     return { status: 200, headers: { ...json, 'content-encoding': 'gzip' }, body: gzipped };
   }
   return { status: 200, headers: json, body };
-}
-
-/** An answer that needs nothing of Fastify's hooks: nothing to send, or a body already compressed or too short to be. */
-function goesAsIs({ headers, body }: Answer): boolean {
-  return (
-    body === undefined || headers['content-encoding'] !== undefined || Buffer.byteLength(body) < COMPRESS_FROM_BYTES
-  );
 }
 
 function checkSize(users: number) {

@@ -1,5 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { type PackageStat, type RequestLanguage, SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
+import {
+  type PackageStat,
+  type RequestLanguage,
+  SUBSCRIPTION_PATH_PREFIX,
+  SUBSCRIPTION_TOKEN_PATTERN,
+} from '@mutenet/contract';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
@@ -115,7 +120,7 @@ export class SubscriptionService {
 
   /** The customer of a subscription token, or undefined for an unknown, reset or banned one. */
   async subscriber(token: string): Promise<Subscriber | undefined> {
-    if (!/^[\w-]{43}$/.test(token)) return undefined;
+    if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
     const now = this.now();
     const row = await this.repository.findSubscriberByTokenHash(hashToken(token), now);
     if (!row || row.banned) return undefined;
