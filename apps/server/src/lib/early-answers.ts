@@ -33,6 +33,24 @@ export function goesAsIs({ headers, body }: Answer): boolean {
   );
 }
 
+/**
+ * `work` done at most once for a request, by whichever of its early answer and its route asks first: what must not be
+ * done twice (counting it against a limit) when an early answer leaves the request to the route.
+ */
+export function oncePerRequest<Args extends unknown[], T>(
+  work: (...args: Args) => T,
+): (raw: IncomingMessage, ...args: Args) => T {
+  const done = new WeakMap<IncomingMessage, { value: T }>();
+  return (raw, ...args) => {
+    let once = done.get(raw);
+    if (!once) {
+      once = { value: work(...args) };
+      done.set(raw, once);
+    }
+    return once.value;
+  };
+}
+
 /** Counts a request in the metrics, as their hook counts those Fastify answers. */
 export type CountRequest = (method: string, route: string, status: number, seconds: number) => void;
 

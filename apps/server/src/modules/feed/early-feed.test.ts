@@ -124,7 +124,7 @@ describe.each(DATABASES)('subscription fetches answered before routing, on %s', 
     expect(statuses.slice(0, FEED_TOKEN_LIMIT.max).every((status) => status === 200)).toBe(true);
     const refused = await request(`${app.url}${path}`, { ...CLIENTS.clash, 'x-forwarded-for': randomIp() });
     expect(refused.status).toBe(429);
-    expect(refused.headers['retry-after']).toBe(String(FEED_TOKEN_LIMIT.windowMs / 1000));
+    expect(refused.headers['retry-after']).toBe(String(FEED_TOKEN_LIMIT.timeWindow / 1000));
     expect(JSON.parse(refused.body.toString())).toMatchObject({ code: 429 });
 
     // Unknown links from one address: each goes by the early answer to the route, and counts once.

@@ -1,11 +1,11 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { requestLanguageOf, SUBSCRIPTION_PATH_PREFIX, SUBSCRIPTION_TOKEN_PATTERN } from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { GZIPPED_HEADERS, gzippedFromParts } from '../../lib/compression.js';
-import { type Answer, goesAsIs } from '../../lib/early-answers.js';
+import { type Answer, goesAsIs, oncePerRequest } from '../../lib/early-answers.js';
 import type { FeedService } from './feed.service.js';
 import type { CustomerFeed } from './feed-format.js';
 import { renderFeedPage } from './html-page.js';
@@ -41,17 +41,9 @@ function feedAnswer(
 export default async function feedRoutes(fastify: FastifyInstance, { feed }: { feed: FeedService }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  // A fetch is counted once, by whichever of the early answer and the route comes to it first: one the early answer
-  // leaves to the route (an unknown link, a browser, a refusal) is the same request.
-  const admissions = new WeakMap<IncomingMessage, Promise<number | undefined>>();
-  const admit = (raw: IncomingMessage, ip: string | undefined, token: string) => {
-    let admitted = admissions.get(raw);
-    if (!admitted) {
-      admitted = feed.admit(ip ?? '', token);
-      admissions.set(raw, admitted);
-    }
-    return admitted;
-  };
+  // Counted once, by whichever of the early answer and the route comes to it first: a fetch the early answer leaves
+  // to the route (an unknown link, a browser, a refusal) is the same request.
+  const admit = oncePerRequest((ip: string | undefined, token: string) => feed.admit(ip ?? '', token));
 
   app.get(`${SUBSCRIPTION_PATH_PREFIX}/:token`, {
     schema: {

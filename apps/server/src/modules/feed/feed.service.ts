@@ -1,5 +1,6 @@
 import type { RequestLanguage } from '@mutenet/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { CountedLimit, type Limit } from '../../lib/counted-limit.js';
 import type { Store } from '../../plugins/app/store.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
@@ -7,8 +8,8 @@ import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext } from './f
 import { FeedTemplates, feedInput, type TemplatedFeed } from './feed-templates.js';
 
 /** Clients refresh every few hours; a scraper walking tokens from one address or hammering one link is stopped. */
-export const FEED_IP_LIMIT = { max: 60, windowMs: 60_000 };
-export const FEED_TOKEN_LIMIT = { max: 30, windowMs: 60_000 };
+export const FEED_IP_LIMIT: Limit = { max: 60, timeWindow: 60_000 };
+export const FEED_TOKEN_LIMIT: Limit = { max: 30, timeWindow: 60_000 };
 
 /** The feed of a customer whose packages have expired or whose allowance is used up. */
 const NO_NODES: CustomerFeed['nodes'] = [];
@@ -19,33 +20,24 @@ const NO_NODES: CustomerFeed['nodes'] = [];
  */
 export class FeedService {
   readonly #templates = new FeedTemplates();
+  readonly #byAddress: CountedLimit;
+  readonly #byLink: CountedLimit;
 
   constructor(
     private readonly subscriptions: SubscriptionService,
     private readonly nodes: NodesService,
     private readonly deps: { store: Store; log: FastifyBaseLogger; title: string },
-  ) {}
-
-  /**
-   * Counts a fetch against its address's limit and then its link's, in the store every instance shares: the seconds
-   * to wait when it is over one, else undefined. A fetch refused for its address does not count against the link.
-   */
-  async admit(ip: string, token: string): Promise<number | undefined> {
-    if ((await this.#count(`feed-ip:${ip}`, FEED_IP_LIMIT.windowMs)) > FEED_IP_LIMIT.max) {
-      return FEED_IP_LIMIT.windowMs / 1000;
-    }
-    if ((await this.#count(`feed-hits:${token}`, FEED_TOKEN_LIMIT.windowMs)) > FEED_TOKEN_LIMIT.max) {
-      return FEED_TOKEN_LIMIT.windowMs / 1000;
-    }
-    return undefined;
+  ) {
+    this.#byAddress = new CountedLimit(deps.store, deps.log, 'feed-ip', FEED_IP_LIMIT);
+    this.#byLink = new CountedLimit(deps.store, deps.log, 'feed-hits', FEED_TOKEN_LIMIT);
   }
 
-  /** A store that is away leaves the link served rather than refused, as the other per-address limits do. */
-  #count(key: string, windowMs: number): Promise<number> {
-    return this.deps.store.increment(key, windowMs).catch((error: Error) => {
-      this.deps.log.warn({ err: { message: error.message } }, 'feed fetch not counted');
-      return 0;
-    });
+  /**
+   * Counts a fetch against its address's limit and then its link's: the seconds to wait when it is over one, else
+   * undefined. A fetch refused for its address does not count against the link.
+   */
+  async admit(ip: string, token: string): Promise<number | undefined> {
+    return (await this.#byAddress.count(ip)) ?? (await this.#byLink.count(token));
   }
 
   /** The feed of a token, or undefined for an unknown, reset or banned one. */
