@@ -9,6 +9,13 @@ import { toJSONSchema, type ZodType } from 'zod';
  * of a JSON.stringify rather than a validation pass over every answer.
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<ZodType> = ({ schema }) =>
-  fastJson(
-    toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-7' }) as Parameters<typeof fastJson>[0],
+  responseSerializerOf(schema);
+
+/** The serializer the routes' compiler makes of a contract's response schema, for an answer written before routing. */
+export function responseSerializerOf(schema: object): (payload: unknown) => string {
+  return fastJson(
+    toJSONSchema(schema as ZodType, { io: 'output', unrepresentable: 'any', target: 'draft-7' }) as Parameters<
+      typeof fastJson
+    >[0],
   );
+}

@@ -71,6 +71,9 @@ class RandomBytes {
   }
 }
 
+/** "00" to "99" as ASCII bytes, two a number. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : ((i >> 1) / 10) | 0));
+
 /**
  * Writes a whole number below a million either way at `at`, after a space if `separate` and no minus sign sets it
  * apart; returns where it ends.
@@ -84,10 +87,20 @@ function writeNumber(bytes: Uint8Array, at: number, n: number, separate: boolean
   }
   const end = at + (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : 6);
   let digit = end;
-  do {
-    bytes[--digit] = 0x30 + (n % 10);
-    n = (n / 10) | 0;
-  } while (n > 0);
+  // Two digits a division: most numbers have two to four.
+  while (n >= 100) {
+    const rest = (n / 100) | 0;
+    const pair = (n - rest * 100) << 1;
+    bytes[--digit] = DIGIT_PAIRS[pair + 1]!;
+    bytes[--digit] = DIGIT_PAIRS[pair]!;
+    n = rest;
+  }
+  if (n >= 10) {
+    bytes[--digit] = DIGIT_PAIRS[(n << 1) + 1]!;
+    bytes[--digit] = DIGIT_PAIRS[n << 1]!;
+  } else {
+    bytes[--digit] = 0x30 + n;
+  }
   return end;
 }
 
@@ -322,12 +335,15 @@ function drawNoiseLine(): void {
   svg.text(PATH_TAIL);
 }
 
+/** What the picture's `data:` URI starts with; its base64 follows. */
+export const CAPTCHA_DATA_URI_PREFIX = 'data:image/svg+xml;base64,';
+
 /**
- * A new captcha: its text (CAPTCHA_LENGTH characters of CAPTCHA_ALPHABET) and its picture, an SVG document in a
- * `data:` URI. Each glyph is in svg-captcha's place for it, moved, turned and scaled at random; the glyphs and the
- * noise lines are drawn in random order.
+ * A new captcha: its text (CAPTCHA_LENGTH characters of CAPTCHA_ALPHABET) and its picture, an SVG document in base64
+ * (a `data:` URI's after CAPTCHA_DATA_URI_PREFIX). Each glyph is in svg-captcha's place for it, moved, turned and
+ * scaled at random; the glyphs and the noise lines are drawn in random order.
  */
-export function createCaptchaImage(): { text: string; dataUri: string } {
+export function createCaptchaImage(): { text: string; svgBase64: string } {
   let text = '';
   const chars: number[] = [];
   for (let i = 0; i < CAPTCHA_LENGTH; i++) {
@@ -366,5 +382,5 @@ export function createCaptchaImage(): { text: string; dataUri: string } {
     svg.text(PATH_TAIL);
   }
   svg.text(SVG_TAIL);
-  return { text, dataUri: `data:image/svg+xml;base64,${svg.bytes.toString('base64', 0, svg.at)}` };
+  return { text, svgBase64: svg.bytes.toString('base64', 0, svg.at) };
 }

@@ -2,7 +2,13 @@ import svgCaptcha from 'svg-captcha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient } from '../../test/http-client.js';
 import { CAPTCHA_TEST_CODE, startTestApp, type TestApp } from '../../test/test-app.js';
-import { CAPTCHA_ALPHABET, CAPTCHA_LENGTH, CAPTCHA_NOISE_LINES, createCaptchaImage } from './captcha-image.js';
+import {
+  CAPTCHA_ALPHABET,
+  CAPTCHA_DATA_URI_PREFIX,
+  CAPTCHA_LENGTH,
+  CAPTCHA_NOISE_LINES,
+  createCaptchaImage,
+} from './captcha-image.js';
 
 let seq = 0;
 
@@ -110,17 +116,14 @@ function fontOutline(char: string): { points: number; closes: number } {
   return outline;
 }
 
-function svgOf(dataUri: string): string {
-  const prefix = 'data:image/svg+xml;base64,';
-  expect(dataUri.startsWith(prefix)).toBe(true);
-  const base64 = dataUri.slice(prefix.length);
+function svgOf(base64: string): string {
   expect(base64).toMatch(/^[A-Za-z0-9+/]+=*$/);
   return Buffer.from(base64, 'base64').toString('latin1');
 }
 
 /** The picture, checked for its structure: a 150 × 50 SVG with its background, then the glyphs and noise lines. */
-function readPicture(dataUri: string) {
-  const [root, background, ...paths] = parseSvg(svgOf(dataUri));
+function readPicture(svgBase64: string) {
+  const [root, background, ...paths] = parseSvg(svgOf(svgBase64));
   expect(root).toEqual({
     name: 'svg',
     depth: 0,
@@ -163,8 +166,8 @@ function slotOf(points: [number, number][]): number {
 }
 
 /** Each glyph's slot (from where its points are) and drawing (its path data without the first move's numbers). */
-function glyphsBySlot(dataUri: string, text: string) {
-  const { glyphs } = readPicture(dataUri);
+function glyphsBySlot(svgBase64: string, text: string) {
+  const { glyphs } = readPicture(svgBase64);
   const bySlot = new Map<number, { d: string; shape: string }>();
   for (const { attributes } of glyphs) {
     const d = attributes.d!;
@@ -205,9 +208,9 @@ describe('the captcha picture', () => {
 
   it('is a well-formed SVG: the background, the text as glyph paths in their slots, and the noise lines', () => {
     for (let i = 0; i < 200; i++) {
-      const { text, dataUri } = createCaptchaImage();
-      expect(glyphsBySlot(dataUri, text).size).toBe(CAPTCHA_LENGTH);
-      const { glyphs, lines } = readPicture(dataUri);
+      const { text, svgBase64 } = createCaptchaImage();
+      expect(glyphsBySlot(svgBase64, text).size).toBe(CAPTCHA_LENGTH);
+      const { glyphs, lines } = readPicture(svgBase64);
       for (const { attributes } of glyphs) expect(attributes.fill).toMatch(/^#[0-9a-f]{6}$/);
       for (const { attributes } of lines) {
         expect(attributes.stroke).toMatch(/^#[0-9a-f]{6}$/);
@@ -218,15 +221,15 @@ describe('the captcha picture', () => {
         expect(points[0]![0]).toBeLessThanOrEqual(210);
         expect(points[3]![0]).toBeGreaterThanOrEqual(1290);
       }
-      expect(svgOf(dataUri).length).toBeLessThan(8000);
+      expect(svgOf(svgBase64).length).toBeLessThan(8000);
     }
   });
 
   it('draws a character anew each time: no two drawings of it share their numbers, even moved to one place', () => {
     const drawings = new Map<string, { d: string; shape: string }[]>();
     for (let i = 0; i < 300; i++) {
-      const { text, dataUri } = createCaptchaImage();
-      for (const [slot, drawing] of glyphsBySlot(dataUri, text)) {
+      const { text, svgBase64 } = createCaptchaImage();
+      for (const [slot, drawing] of glyphsBySlot(svgBase64, text)) {
         const char = text[slot]!;
         drawings.set(char, [...(drawings.get(char) ?? []), drawing]);
       }
@@ -250,7 +253,7 @@ describe('the captcha picture', () => {
     const fills = new Set<string>();
     const lineFirst = new Set<boolean>();
     for (let i = 0; i < 100; i++) {
-      const { paths, glyphs } = readPicture(createCaptchaImage().dataUri);
+      const { paths, glyphs } = readPicture(createCaptchaImage().svgBase64);
       for (const { attributes } of glyphs) fills.add(attributes.fill!);
       lineFirst.add(paths[0]!.attributes.fill === 'none');
     }
@@ -292,7 +295,9 @@ describe('captcha with CAPTCHA_TEST_CODE set', () => {
       expect(answer).toHaveLength(CAPTCHA_LENGTH);
       for (const char of answer!) expect(CAPTCHA_ALPHABET.toLowerCase()).toContain(char);
       // Each glyph is the answer's character in its slot, in one case or the other.
-      for (const { attributes } of readPicture(body.data.imgDat).glyphs) {
+      const imgDat = body.data.imgDat as string;
+      expect(imgDat.startsWith(CAPTCHA_DATA_URI_PREFIX)).toBe(true);
+      for (const { attributes } of readPicture(imgDat.slice(CAPTCHA_DATA_URI_PREFIX.length)).glyphs) {
         const { points, closes } = pathPoints(attributes.d!);
         const char = answer![slotOf(points)]!;
         expect([fontOutline(char), fontOutline(char.toUpperCase())]).toContainEqual({ points: points.length, closes });

@@ -8,7 +8,8 @@ export const CAPTCHA_TTL_MS = CAPTCHA_TTL_SECONDS * 1000;
 const KEY = (id: string) => `captcha:${id}`;
 
 export interface Captchas {
-  create(): Promise<{ imgId: string; imgDat: string }>;
+  /** A new captcha: its id, and its picture as an SVG document in base64 (createCaptchaImage). */
+  create(): Promise<{ imgId: string; svgBase64: string }>;
   /** Consumes the captcha whatever the answer: each one can be tried once. */
   verify(imgId: string, answer: string): Promise<boolean>;
 }
@@ -25,11 +26,11 @@ export default fp<CaptchaOptions>(
   async (fastify, { testCode }) => {
     const captchas: Captchas = {
       async create() {
-        const { text, dataUri } = createCaptchaImage();
+        const { text, svgBase64 } = createCaptchaImage();
         // Node draws UUIDs from a cache of random bytes: randomBytes(16) asks OpenSSL each time, at 10 times the cost.
         const imgId = randomUUID();
         await fastify.store.set(KEY(imgId), text.toLowerCase(), CAPTCHA_TTL_MS);
-        return { imgId, imgDat: dataUri };
+        return { imgId, svgBase64 };
       },
       async verify(imgId, answer) {
         if (!imgId || imgId.length > 64) return false;
