@@ -80,6 +80,8 @@ export class NodesService {
   #loaded: { source: string; views: NodeView[] } | undefined;
   /** When the table was last read; undefined once an operator change here makes the next call read it again. */
   #readAt: number | undefined;
+  /** The loaded nodes by id: an agent's every call looks its node up. */
+  #byId = new Map<number, NodeView>();
   #tokenHashes = new Map<number, string>();
   /**
    * The token last matched to each node's hash, while the hash is the same: an agent calls several times a minute
@@ -111,6 +113,7 @@ export class NodesService {
         const source = JSON.stringify(rows);
         if (source !== this.#loaded?.source) {
           this.#loaded = { source, views: rows.map(toView) };
+          this.#byId = new Map(this.#loaded.views.map((view) => [view.id, view]));
           this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
           this.#matchedTokens = new Map();
         }
@@ -125,7 +128,8 @@ export class NodesService {
 
   /** The node whose id and own token these are (and whose type, when the agent names one), else undefined. */
   async authenticate(nodeId: number, token: string, nodeType?: string): Promise<NodeView | undefined> {
-    const node = (await this.all()).find((candidate) => candidate.id === nodeId);
+    await this.all();
+    const node = this.#byId.get(nodeId);
     const expected = this.#tokenHashes.get(nodeId);
     if (!node || !expected) return undefined;
     const matched = this.#matchedTokens.get(nodeId);
