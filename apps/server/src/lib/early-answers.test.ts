@@ -58,7 +58,7 @@ describe('early answers', () => {
       throw new Error('thrown before any promise');
     });
     earlyAnswers.addUnder('/under', '/under/:segment', async ({ path, ip }) => {
-      reached.early.push(`under ${path} from ${ip}`);
+      reached.early.push(`under ${path} from ${ip()}`);
       return { status: 200, headers: {}, body: path.slice('/under/'.length) };
     });
     earlyAnswers.add('/unwritable', async () => {

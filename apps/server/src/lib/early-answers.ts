@@ -8,13 +8,13 @@ import { defaultHeadersFor } from './security-headers.js';
 
 /**
  * An early answer's request: as it came, its path without the query, the query parsed as Fastify parses it, and the
- * client's address as Fastify's `request.ip` reads it.
+ * client's address as Fastify's `request.ip` reads it (worked out when asked: most answers do not).
  */
 export type EarlyRequest = {
   raw: IncomingMessage;
   path: string;
   query: Record<string, unknown>;
-  ip: string | undefined;
+  ip(): string | undefined;
 };
 
 /** An answer as it is written: its status, the route's own headers, and a body short enough to go uncompressed. */
@@ -153,7 +153,8 @@ export class EarlyAnswers {
     let answering: Promise<Answer | undefined>;
     try {
       const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
-      answering = routed.answer({ raw: request, path, query, ip: clientIp(request, this.options.trustProxy) });
+      const ip = () => clientIp(request, this.options.trustProxy);
+      answering = routed.answer({ raw: request, path, query, ip });
     } catch (error) {
       leave(error as Error);
       return true;

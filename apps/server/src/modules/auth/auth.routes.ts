@@ -60,7 +60,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   });
   fastify.earlyAnswers.add(getCaptcha.path, async ({ raw, ip }) => {
-    if (await countCaptcha(raw, ip)) return undefined;
+    if (await countCaptcha(raw, ip())) return undefined;
     const body = await newCaptcha(requestLanguageOf(raw.headers['accept-language']));
     return { status: 200, headers: CAPTCHA_ANSWER_HEADERS, body };
   });

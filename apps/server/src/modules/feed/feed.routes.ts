@@ -80,7 +80,7 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
       const { flag } = query;
       if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
       if (flag !== undefined && (typeof flag !== 'string' || flag.length > MAX_FLAG_LENGTH)) return undefined;
-      if (await admit(raw, ip, token)) return undefined;
+      if (await admit(raw, ip(), token)) return undefined;
       const customer = await feed.find(token, requestLanguageOf(raw.headers['accept-language']));
       const { 'user-agent': userAgent, accept } = raw.headers;
       if (!customer || isBrowserRequest({ flag, userAgent, accept })) return undefined;
