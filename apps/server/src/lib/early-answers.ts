@@ -22,7 +22,8 @@ export type Answer = { status: number; headers: Readonly<Record<string, string>>
 
 /**
  * The answer to a request, or undefined to leave the request to Fastify, which then answers it in full (an error
- * in the user's language, an answer to compress). Whatever it does must be safe to do again on the way there.
+ * in the user's language, an answer to compress). Whatever it does must be safe to do again on the way there, or be
+ * done through `oncePerRequest`.
  */
 export type EarlyAnswer = (request: EarlyRequest) => Promise<Answer | undefined>;
 
