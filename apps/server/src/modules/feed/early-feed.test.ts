@@ -107,6 +107,24 @@ describe.each(DATABASES)('subscription fetches answered before routing, on %s', 
       expect(early.headers['content-encoding'], url).toBe(encoding);
       expect(early.headers['content-type'], url).toBe(route.headers['content-type']);
     }
+    // A fetch left to the route is looked up once: the route takes the early answer's lookup.
+    const subscriptions = app.app.subscriptions;
+    const subscriber = subscriptions.subscriber;
+    let lookups = 0;
+    subscriptions.subscriber = (token) => {
+      lookups++;
+      return subscriber.call(subscriptions, token);
+    };
+    try {
+      for (const url of [unknown, path]) {
+        const headers = { ...CLIENTS.clash, 'accept-encoding': 'identity', 'x-forwarded-for': randomIp() };
+        const before = lookups;
+        expect((await request(`${app.url}${url}`, headers)).status, url).toBe(url === path ? 200 : 404);
+        expect(lookups - before, url).toBe(1);
+      }
+    } finally {
+      subscriptions.subscriber = subscriber;
+    }
     const before = counter.routed;
     expect((await request(`${app.url}${path}`, { ...gzip, 'x-forwarded-for': randomIp() }, 'HEAD')).status).toBe(200);
     expect(counter.routed - before).toBe(1);

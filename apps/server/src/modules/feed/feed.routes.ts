@@ -1,5 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { requestLanguageOf, SUBSCRIPTION_PATH_PREFIX, SUBSCRIPTION_TOKEN_PATTERN } from '@mutenet/contract';
+import {
+  type RequestLanguage,
+  requestLanguageOf,
+  SUBSCRIPTION_PATH_PREFIX,
+  SUBSCRIPTION_TOKEN_PATTERN,
+} from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,9 +46,10 @@ function feedAnswer(
 export default async function feedRoutes(fastify: FastifyInstance, { feed }: { feed: FeedService }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  // Counted once, by whichever of the early answer and the route comes to it first: a fetch the early answer leaves
-  // to the route (an unknown link, a browser, a refusal) is the same request.
+  // Counted and looked up once, by whichever of the early answer and the route comes to it first: a fetch the early
+  // answer leaves to the route (an unknown link, a browser, a refusal) is the same request.
   const admit = oncePerRequest((ip: string | undefined, token: string) => feed.admit(ip ?? '', token));
+  const find = oncePerRequest((token: string, language: RequestLanguage) => feed.find(token, language));
 
   app.get(`${SUBSCRIPTION_PATH_PREFIX}/:token`, {
     schema: {
@@ -54,7 +60,7 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
       const { token } = request.params;
       const waitSeconds = await admit(request.raw, request.ip, token);
       if (waitSeconds) throw new AppError('TOO_MANY_REQUESTS', null, waitSeconds);
-      const customer = await feed.find(token, request.language);
+      const customer = await find(request.raw, token, request.language);
       // An unknown or reset token says nothing about why.
       if (!customer) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
 
@@ -81,7 +87,7 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
       if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
       if (flag !== undefined && (typeof flag !== 'string' || flag.length > MAX_FLAG_LENGTH)) return undefined;
       if (await admit(raw, ip(), token)) return undefined;
-      const customer = await feed.find(token, requestLanguageOf(raw.headers['accept-language']));
+      const customer = await find(raw, token, requestLanguageOf(raw.headers['accept-language']));
       const { 'user-agent': userAgent, accept } = raw.headers;
       if (!customer || isBrowserRequest({ flag, userAgent, accept })) return undefined;
       const answer = feedAnswer(feed, customer, flag, raw.headers);
