@@ -24,13 +24,17 @@ export class GzipTemplate {
   readonly #length: number;
   readonly #parts: ReadonlyArray<Buffer | Hole>;
   readonly #holes: readonly Hole[];
-  /** Whether each hole of the body being gzipped repeats its earlier one: per body if learnt, once if declared. */
+  /** Whether each hole of the body being gzipped repeats its earlier one, when the holes were learnt. */
   readonly #repeating: Uint8Array;
-  /**
-   * The answer's bytes but those of holes that may or may not repeat: header, fixed parts, last block and trailer,
-   * and the declared holes, whose each repeats or not in every body.
-   */
+  /** The answer's bytes but those of holes that may or may not repeat: header, fixed parts, last block and trailer. */
   readonly #knownBytes: number;
+  /**
+   * When the holes were declared, and so whether each repeats is known: the whole answer for the sample, and where
+   * each hole's stored bytes lie in it (answer offset, body start, body end, three numbers a hole). A body's answer is
+   * this copied, with its holes' bytes written over and its trailer: one copy of the whole and a few short ones,
+   * instead of one per part (a feed has a hundred).
+   */
+  readonly #image: { bytes: Buffer; stored: Int32Array } | undefined;
 
   private constructor(sample: Buffer, parts: Array<Buffer | Hole>, learnt: boolean) {
     this.#check = learnt ? sample : undefined;
@@ -38,13 +42,15 @@ export class GzipTemplate {
     this.#parts = parts;
     this.#holes = parts.filter((part): part is Hole => !Buffer.isBuffer(part));
     this.#repeating = Uint8Array.from(this.#holes, (hole) => (hole.repeats ? 1 : 0));
-    const fixedBytes = parts.reduce(
+    this.#knownBytes = parts.reduce(
       (bytes, part) => bytes + (Buffer.isBuffer(part) ? part.length : 0),
       GZIP_HEADER.length + FINAL_BLOCK.length + GZIP_TRAILER_BYTES,
     );
-    this.#knownBytes = learnt
-      ? fixedBytes
-      : this.#holes.reduce((bytes, hole) => bytes + holeBytes(hole, hole.repeats !== undefined), fixedBytes);
+    if (learnt) return;
+    const stored: number[] = [];
+    const size = this.#holes.reduce((bytes, hole) => bytes + holeBytes(hole, hole.repeats !== undefined), 0);
+    const bytes = this.#assemble(sample, this.#knownBytes + size, (at, start, end) => stored.push(at, start, end));
+    this.#image = { bytes, stored: Int32Array.from(stored) };
   }
 
   /**
@@ -91,35 +97,55 @@ export class GzipTemplate {
   /** The body gzipped, or undefined when it does not fit this template. */
   gzip(body: Buffer): Buffer | undefined {
     if (body.length !== this.#length) return undefined;
-    const check = this.#check;
+    const image = this.#image;
+    if (image) {
+      const gzipped = Buffer.allocUnsafe(image.bytes.length);
+      image.bytes.copy(gzipped);
+      const { stored } = image;
+      for (let i = 0; i < stored.length; i += 3) body.copy(gzipped, stored[i]!, stored[i + 1]!, stored[i + 2]!);
+      writeTrailer(gzipped, body);
+      return gzipped;
+    }
+    const check = this.#check!;
     const holes = this.#holes;
     const repeating = this.#repeating;
     let size = this.#knownBytes;
-    if (check) {
-      for (let i = 0; i < holes.length; i++) {
-        const hole = holes[i]!;
-        const { start, end, repeats } = hole;
-        body.copy(check, start, start, end);
-        const repeated = repeats !== undefined && sameBytes(body, repeats, hole);
-        repeating[i] = repeated ? 1 : 0;
-        size += holeBytes(hole, repeated);
-      }
-      if (!check.equals(body)) return undefined;
+    for (let i = 0; i < holes.length; i++) {
+      const hole = holes[i]!;
+      const { start, end, repeats } = hole;
+      body.copy(check, start, start, end);
+      const repeated = repeats !== undefined && sameBytes(body, repeats, hole);
+      repeating[i] = repeated ? 1 : 0;
+      size += holeBytes(hole, repeated);
     }
+    if (!check.equals(body)) return undefined;
+    return this.#assemble(body, size);
+  }
 
+  /**
+   * The body gzipped in `size` bytes, each hole as `#repeating` says; `onStored` is told where each run of a hole's
+   * bytes went.
+   */
+  #assemble(body: Buffer, size: number, onStored?: (at: number, start: number, end: number) => void): Buffer {
     const gzipped = Buffer.allocUnsafe(size);
+    const repeating = this.#repeating;
     let at = GZIP_HEADER.copy(gzipped, 0);
     let hole = 0;
     for (const part of this.#parts) {
       if (Buffer.isBuffer(part)) at += part.copy(gzipped, at);
       else if (repeating[hole++] === 1) at += part.repeats!.block.copy(gzipped, at);
-      else at = writeStored(gzipped, at, body, part.start, part.end);
+      else at = writeStored(gzipped, at, body, part.start, part.end, onStored);
     }
-    at += FINAL_BLOCK.copy(gzipped, at);
-    at = gzipped.writeUInt32LE(crc32(body), at);
-    gzipped.writeUInt32LE(body.length >>> 0, at);
+    FINAL_BLOCK.copy(gzipped, at);
+    writeTrailer(gzipped, body);
     return gzipped;
   }
+}
+
+/** The gzip trailer, the body's CRC-32 and length, in the last 8 bytes. */
+function writeTrailer(gzipped: Buffer, body: Buffer): void {
+  const at = gzipped.writeUInt32LE(crc32(body), gzipped.length - GZIP_TRAILER_BYTES);
+  gzipped.writeUInt32LE(body.length >>> 0, at);
 }
 
 type Range = { start: number; end: number };
@@ -234,12 +260,20 @@ const STORED_MAX = 65535;
 const storedSize = (length: number) => length + 5 * Math.max(1, Math.ceil(length / STORED_MAX));
 
 /** Bytes as stored blocks: a header byte (not final, type 0; the stream is byte-aligned), the length and its complement. */
-function writeStored(out: Buffer, at: number, body: Buffer, start: number, end: number): number {
+function writeStored(
+  out: Buffer,
+  at: number,
+  body: Buffer,
+  start: number,
+  end: number,
+  onStored?: (at: number, start: number, end: number) => void,
+): number {
   do {
     const length = Math.min(STORED_MAX, end - start);
     out[at] = 0;
     out.writeUInt16LE(length, at + 1);
     out.writeUInt16LE(~length & 0xffff, at + 3);
+    onStored?.(at + 5, start, start + length);
     at += 5 + body.copy(out, at + 5, start, start + length);
     start += length;
   } while (start < end);
