@@ -52,3 +52,12 @@ const HTTPS_DEFAULT_HEADERS = Object.freeze({
 export function defaultHeadersFor(protocol: string | undefined): Readonly<Record<string, string>> {
   return protocol === 'https' ? HTTPS_DEFAULT_HEADERS : DEFAULT_HEADERS;
 }
+
+const pairsOf = (headers: Readonly<Record<string, string>>) => Object.freeze(Object.entries(headers).flat());
+const DEFAULT_HEADER_PAIRS = pairsOf(DEFAULT_HEADERS);
+const HTTPS_DEFAULT_HEADER_PAIRS = pairsOf(HTTPS_DEFAULT_HEADERS);
+
+/** `defaultHeadersFor`'s headers as name, value pairs in one array, as `writeHead` takes them. */
+export function defaultHeaderPairsFor(protocol: string | undefined): readonly string[] {
+  return protocol === 'https' ? HTTPS_DEFAULT_HEADER_PAIRS : DEFAULT_HEADER_PAIRS;
+}
