@@ -260,6 +260,35 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     await app.app.notice.clear();
   });
 
+  it('counts the package that started first when several run at once, as a push charges it', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    await customer.buy(seeded.traffic30);
+    await customer.buy(seeded.traffic30);
+    const link = await linkOf(customer);
+    const [running, second, third] = await app.app.db
+      .selectFrom('user_packages')
+      .select(['id', 'starts_at', 'ends_at'])
+      .where('user_id', '=', customer.id)
+      .orderBy('id')
+      .execute();
+    // The two queued ones made to run at once with the first (as an operator's change may): one started a minute
+    // earlier, and one that started with it but was written later, which comes after it.
+    const runAt = (id: number, traffic_total: number) =>
+      app.app.db
+        .updateTable('user_packages')
+        .set({ starts_at: running!.starts_at - 60_000, ends_at: running!.ends_at, traffic_total })
+        .where('id', '=', id)
+        .execute();
+    await runAt(second!.id, 7 * 1024 ** 3);
+    await runAt(third!.id, 9 * 1024 ** 3);
+    await agent(app, nodes[2]!).push({ [customer.id]: [1000, 2000] });
+    const response = await fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('subscription-userinfo')).toBe(
+      `upload=1000; download=2000; total=${7 * 1024 ** 3}; expire=${Math.floor(running!.ends_at / 1000)}`,
+    );
+  });
+
   // Last: it moves the shared clock on by two months.
   it('counts the running package only: a queued one once it runs, a durational one afresh each period', async () => {
     const customer = await newCustomer(seeded.traffic30);

@@ -110,15 +110,21 @@ export class SubscriptionRepository {
         .orderBy('user_packages.starts_at')
         .orderBy('user_packages.id'),
     );
-    // One query per feed fetch: the customer, and the package running now.
+    // One query per feed fetch: the customer, and each live package that has started (almost always one). The one
+    // running is the first of them (`runningPackageId`'s order), picked in `findSubscriberByTokenHash`: SQLite took
+    // a third longer to sort them in the query and look the one up again by its id.
     this.#subscriberByTokenHash = compiledOnce(db, 2, (tokenHash: string, now: number) =>
       db
         .selectFrom('users')
-        .leftJoin('user_packages as running', (join) =>
-          join.on('running.id', '=', runningPackageId(db, sql.ref<number>('users.id'), now)),
+        .leftJoin('user_packages as live', (join) =>
+          join
+            .onRef('live.user_id', '=', 'users.id')
+            .on('live.ended_at', 'is', null)
+            .on('live.starts_at', '<=', now)
+            .on('live.ends_at', '>', now),
         )
-        .select(['users.id', 'users.uuid', 'users.banned'])
-        .select(COUNTER_COLUMNS.map((column) => `running.${column}` as const))
+        .select(['users.id', 'users.uuid', 'users.banned', 'live.id as package_id'])
+        .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
         .where('users.sub_token_hash', '=', tokenHash),
     );
   }
@@ -269,9 +275,16 @@ export class SubscriptionRepository {
   }
 
   async findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
-    const row = await this.#subscriberByTokenHash.takeFirst(tokenHash, now);
-    if (!row) return undefined;
-    const { id, uuid, banned, ...running } = row;
+    const [first, ...others] = await this.#subscriberByTokenHash.all(tokenHash, now);
+    if (!first) return undefined;
+    // A row without a package is the only row.
+    let row = first;
+    for (const other of others) {
+      const earlier =
+        other.starts_at! < row.starts_at! || (other.starts_at === row.starts_at && other.package_id! < row.package_id!);
+      if (earlier) row = other;
+    }
+    const { id, uuid, banned, package_id: _, ...running } = row;
     return running.starts_at === null
       ? { id, uuid, banned }
       : { id, uuid, banned, running: running as PackageCounters };
