@@ -20,11 +20,14 @@ export class CountedLimit {
 
   /** Counts one more request for `key`: the seconds to wait when that is over the limit, else undefined. */
   async count(key: string): Promise<number | undefined> {
-    const count = await this.store.increment(`${this.name}:${key}`, this.limit.timeWindow).catch((error: Error) => {
+    let count: number;
+    try {
+      count = await this.store.increment(`${this.name}:${key}`, this.limit.timeWindow);
+    } catch (error) {
       // As with @fastify/rate-limit's limits, a store that is away leaves the call served rather than refused.
-      this.log.warn({ err: { message: error.message }, limit: this.name }, 'request not counted');
-      return 0;
-    });
+      this.log.warn({ err: { message: (error as Error).message }, limit: this.name }, 'request not counted');
+      return undefined;
+    }
     return count > this.limit.max ? Math.ceil(this.limit.timeWindow / 1000) : undefined;
   }
 }

@@ -41,12 +41,14 @@ export function goesAsIs({ headers, body }: Answer): boolean {
 export function oncePerRequest<Args extends unknown[], T>(
   work: (...args: Args) => T,
 ): (raw: IncomingMessage, ...args: Args) => T {
-  const done = new WeakMap<IncomingMessage, { value: T }>();
+  // Kept on the request under a key of this work's own, and gone with it: a WeakMap's entry cost more to make.
+  const done = Symbol('done once');
   return (raw, ...args) => {
-    let once = done.get(raw);
+    const request = raw as IncomingMessage & { [done]?: { value: T } };
+    let once = request[done];
     if (!once) {
       once = { value: work(...args) };
-      done.set(raw, once);
+      request[done] = once;
     }
     return once.value;
   };

@@ -69,8 +69,12 @@ export class MemoryStore implements Store {
   }
   async increment(key: string, ttlMs: number) {
     const entry = this.#live(key);
-    const count = Number(entry?.value ?? 0) + 1;
-    this.#entries.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? this.now() + ttlMs });
+    if (!entry) {
+      this.#entries.set(key, { value: '1', expiresAt: this.now() + ttlMs });
+      return 1;
+    }
+    const count = Number(entry.value) + 1;
+    entry.value = String(count);
     return count;
   }
   async close() {
