@@ -51,13 +51,32 @@ export function feedHeaders(
   options: { filename: string; updateIntervalHours: number },
 ): Record<string, string> {
   const { upload, download, total, expire } = input.usage;
-  const filename = headerSafe(options.filename) || 'subscription';
   return {
     'subscription-userinfo': `upload=${whole(upload)}; download=${whole(download)}; total=${whole(total)}; expire=${whole(expire)}`,
-    'profile-update-interval': String(Math.max(1, Math.round(finite(options.updateIntervalHours)))),
-    'content-disposition': `attachment; filename="${asciiFallback(filename)}"; filename*=UTF-8''${rfc8187(filename)}`,
-    'profile-title': `base64:${Buffer.from(headerSafe(input.title), 'utf8').toString('base64')}`,
+    ...headersOfTitle(input.title, options.filename, options.updateIntervalHours),
   };
+}
+
+/** The headers that follow from the title, file name and interval alone, by those three. */
+const titleHeaders = new Map<string, Readonly<Record<string, string>>>();
+/** One title a service, a file name a format: a change of title brings a few more. */
+const TITLE_HEADERS_KEPT = 64;
+
+/** The headers of a title, file name and interval: worked out once for each, not on every fetch. */
+function headersOfTitle(title: string, filename: string, updateIntervalHours: number): Readonly<Record<string, string>> {
+  const key = `${updateIntervalHours}\n${filename}\n${title}`;
+  let headers = titleHeaders.get(key);
+  if (!headers) {
+    const safeName = headerSafe(filename) || 'subscription';
+    headers = {
+      'profile-update-interval': String(Math.max(1, Math.round(finite(updateIntervalHours)))),
+      'content-disposition': `attachment; filename="${asciiFallback(safeName)}"; filename*=UTF-8''${rfc8187(safeName)}`,
+      'profile-title': `base64:${Buffer.from(headerSafe(title), 'utf8').toString('base64')}`,
+    };
+    if (titleHeaders.size >= TITLE_HEADERS_KEPT) titleHeaders.clear();
+    titleHeaders.set(key, headers);
+  }
+  return headers;
 }
 
 function finite(value: number): number {
@@ -66,7 +85,9 @@ function finite(value: number): number {
 
 /** A non-negative integer in plain digits, never in exponent notation. */
 function whole(value: number): string {
-  return BigInt(Math.max(0, Math.floor(finite(value)))).toString();
+  const integer = Math.max(0, Math.floor(finite(value)));
+  // Numbers are written in exponent notation from 10^21 on.
+  return integer < 1e21 ? String(integer) : BigInt(integer).toString();
 }
 
 /** Control characters end a header or split it: they never reach one. */
