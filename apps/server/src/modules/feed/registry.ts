@@ -63,7 +63,11 @@ const titleHeaders = new Map<string, Readonly<Record<string, string>>>();
 const TITLE_HEADERS_KEPT = 64;
 
 /** The headers of a title, file name and interval: worked out once for each, not on every fetch. */
-function headersOfTitle(title: string, filename: string, updateIntervalHours: number): Readonly<Record<string, string>> {
+function headersOfTitle(
+  title: string,
+  filename: string,
+  updateIntervalHours: number,
+): Readonly<Record<string, string>> {
   const key = `${updateIntervalHours}\n${filename}\n${title}`;
   let headers = titleHeaders.get(key);
   if (!headers) {
