@@ -62,6 +62,11 @@ describe('feedHeaders', () => {
       'profile-update-interval': '1',
     });
     expect(feedHeaders(odd, { filename: 'x', updateIntervalHours: 23.6 })['profile-update-interval']).toBe('24');
+    // Above 2^53, every digit of the number's value, not its shortest form (1152921504606847000).
+    const large = { ...odd, usage: { ...odd.usage, total: 2 ** 60 } };
+    expect(feedHeaders(large, { filename: 'x', updateIntervalHours: 1 })['subscription-userinfo']).toBe(
+      'upload=1; download=0; total=1152921504606846976; expire=0',
+    );
   });
 
   it('carries a UTF-8 file name and an ASCII fallback that cannot break the quoted string', () => {

@@ -90,8 +90,9 @@ function finite(value: number): number {
 /** A non-negative integer in plain digits, never in exponent notation. */
 function whole(value: number): string {
   const integer = Math.max(0, Math.floor(finite(value)));
-  // Numbers are written in exponent notation from 10^21 on.
-  return integer < 1e21 ? String(integer) : BigInt(integer).toString();
+  // Above 2^53 a number is written rounded to its shortest form (and from 10^21 in exponent notation): as a BigInt,
+  // every digit of its value.
+  return Number.isSafeInteger(integer) ? String(integer) : BigInt(integer).toString();
 }
 
 /** Control characters end a header or split it: they never reach one. */
