@@ -45,6 +45,11 @@ describe('early answers', () => {
       reached.early.push(`answered ${JSON.stringify(query)}`);
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: `early ${query.x ?? ''}` };
     });
+    earlyAnswers.add('/own-headers', async () => ({
+      status: 200,
+      headers: { 'cache-control': 'max-age=60', 'x-request-id': 'its-own' },
+      body: 'own',
+    }));
     earlyAnswers.add('/declined', async () => {
       reached.early.push('declined');
       return undefined;
@@ -95,6 +100,15 @@ describe('early answers', () => {
     expect(reached.early).toEqual(['answered {"x":["1","2"],"y":""}']);
     expect(reached.counted).toEqual([['GET', '/answered', 200]]);
     expect(reached.fastify).toEqual([]);
+  });
+
+  it('sends each header once, an answer’s own in place of the default or the request id', async () => {
+    const { call, start } = await setUp();
+    start();
+    const { headers } = await call('GET', '/own-headers');
+    // Two of one name would reach the client joined by a comma.
+    expect(headers).toMatchObject({ 'cache-control': 'max-age=60', 'x-request-id': 'its-own', 'content-length': '3' });
+    expect(headers['x-frame-options']).toBe('DENY');
   });
 
   it('leaves to Fastify what it declines, fails on or cannot write, other methods and paths, and all before start or once closing', async () => {

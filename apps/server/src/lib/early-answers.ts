@@ -201,8 +201,9 @@ export class EarlyAnswers {
       { req: { method: request.method, url: request.url, ip: clientIp(request, trustProxy) } },
       'incoming request',
     );
-    // Name, value pairs in one array: merging the default headers and the answer's into a new object of twenty-odd
-    // keys, which Node then walked key by key, made the write half a microsecond slower (8.6 against 8.0 µs a 304).
+    // Name, value pairs in one array, each name once (the answer's own replace the defaults and the id): merging them
+    // into a new object of twenty-odd keys, which Node then walked key by key, made the write half a microsecond
+    // slower (8.6 against 8.0 µs a 304).
     const own = answer.headers;
     const defaults = defaultHeaderPairsFor(protocolOf(request, trustProxy));
     const headers: string[] = [];
@@ -210,7 +211,7 @@ export class EarlyAnswers {
       const name = defaults[i]!;
       if (own[name] === undefined) headers.push(name, defaults[i + 1]!);
     }
-    headers.push('x-request-id', id);
+    if (own['x-request-id'] === undefined) headers.push('x-request-id', id);
     for (const name in own) headers.push(name, own[name]!);
     if (answer.body !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.body)));
     response.writeHead(answer.status, headers);
