@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { userKey } from './nodes.service.js';
 
 /** Past the node table's life in a process's memory (NODE_CACHE_MS). */
 const PAST_CACHE_MS = 6000;
@@ -52,5 +53,17 @@ describe.each(DATABASES)('the node table kept in memory (%s)', (database) => {
     const rotated = await nodes.rotateToken(nodeId);
     expect(await nodes.authenticate(nodeId, token!)).toBeUndefined();
     expect(await nodes.authenticate(nodeId, rotated!)).toBeDefined();
+  });
+});
+
+describe('a Shadowsocks 2022 user key', () => {
+  it('is the first key-length characters of the UUID in base64, whichever UUID and length came before', () => {
+    const first = '2c5b1e8a-1f2d-4c3b-9a8e-7d6c5b4a3f21';
+    const second = '9f8e7d6c-5b4a-4321-8fed-cba987654321';
+    expect(userKey(first, 16)).toBe('MmM1YjFlOGEtMWYyZC00Yw==');
+    expect(userKey(first, 16)).toBe('MmM1YjFlOGEtMWYyZC00Yw==');
+    expect(userKey(second, 16)).toBe('OWY4ZTdkNmMtNWI0YS00Mw==');
+    expect(userKey(second, 32)).toBe('OWY4ZTdkNmMtNWI0YS00MzIxLThmZWQtY2JhOTg3NjU=');
+    expect(userKey(first, 32)).toBe('MmM1YjFlOGEtMWYyZC00YzNiLTlhOGUtN2Q2YzViNGE=');
   });
 });
