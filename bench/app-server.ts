@@ -2,12 +2,16 @@
  * Child process: the real app (`buildApp`) on 127.0.0.1, on the seeded database, with counters of what it reads:
  * every SQL statement sent to the driver (those naming the `users` table apart) and every call of
  * `SubscriptionService.usableUsers`, the query behind the nodes' user list. The parent asks for them over IPC.
+ * The app is the server's build (`tsc -b`, as `npm start` runs it): tsx's transform of its sources names each function
+ * it makes with an `Object.defineProperty`, a cost per request the shipped code does not have.
  */
 import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/plugins/external/env.js';
+import { buildApp } from '../apps/server/dist/app.js';
+import { loadConfig } from '../apps/server/dist/plugins/external/env.js';
+// Its declaration of `app.subscriptions`, which the built app's own types do not bring in.
+import type {} from '../apps/server/dist/modules/subscription/subscription.plugin.js';
 import { type AppStats, BENCH_CAPTCHA_CODE, type ChildRequest } from './ipc.js';
 
 const counters = { statements: 0, userStatements: 0, nodeStatements: 0, usableUsers: 0 };
