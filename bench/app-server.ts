@@ -9,9 +9,9 @@ import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp } from '../apps/server/dist/app.js';
-import { loadConfig } from '../apps/server/dist/plugins/external/env.js';
 // Its declaration of `app.subscriptions`, which the built app's own types do not bring in.
 import type {} from '../apps/server/dist/modules/subscription/subscription.plugin.js';
+import { loadConfig } from '../apps/server/dist/plugins/external/env.js';
 import { type AppStats, BENCH_CAPTCHA_CODE, type ChildRequest } from './ipc.js';
 
 const counters = { statements: 0, userStatements: 0, nodeStatements: 0, usableUsers: 0 };
