@@ -133,6 +133,8 @@ export async function hammer(target: Target, plan: Plan): Promise<Samples> {
 export async function sequential(
   target: Target & { path: string },
   { count, minimum, budgetSeconds }: { count: number; minimum: number; budgetSeconds: number },
+  /** Run after each request, untimed: what its time is compared with, so that a change in the load hits both. */
+  between?: () => Promise<void>,
 ): Promise<Measured & { lastBody: string }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const samples = emptySamples();
@@ -149,6 +151,7 @@ export async function sequential(
       samples.statuses[status] = (samples.statuses[status] ?? 0) + 1;
       samples.bytes += body.length;
       lastBody = body.toString('utf8');
+      await between?.();
     }
   } finally {
     agent.destroy();
