@@ -139,3 +139,16 @@ describe('SQLite rows', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 });
+
+describe('SQLite settings', () => {
+  it('opens a file in WAL mode with a page cache of 64 MiB, not the default 2 MB', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-settings-'));
+    const { db } = openDatabase(`sqlite:${path.join(dir, 'settings.db')}`);
+    const read = async (pragma: string) => Object.values((await sql.raw(`pragma ${pragma}`).execute(db)).rows[0]!)[0];
+    expect(await read('journal_mode')).toBe('wal');
+    // Negative: a size in KiB rather than in pages.
+    expect(await read('cache_size')).toBe(-64 * 1024);
+    await db.destroy();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+});
