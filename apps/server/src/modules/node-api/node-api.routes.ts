@@ -55,10 +55,11 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
   });
 
   /** The node whose own id and token the call carries (a shared token is not accepted), else undefined. */
-  async function callingNode(query: unknown, apiKey: unknown): Promise<NodeView | undefined> {
+  function callingNode(query: unknown, apiKey: unknown): Promise<NodeView | undefined> {
     const parsed = NodeQuerySchema.safeParse(query);
     const token = parsed.data?.token ?? (typeof apiKey === 'string' ? apiKey : undefined);
-    if (!parsed.success || !token) return undefined;
+    if (!parsed.success || !token) return Promise.resolve(undefined);
+    // Its promise as it is: an async function's would be awaited once more, on the node API's every call.
     return fastify.nodes.authenticate(Number(parsed.data.node_id), token, parsed.data.node_type);
   }
 
@@ -98,7 +99,9 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
     fastify.earlyAnswers.add(path, async ({ raw, query }) => {
       const node = await callingNode(query, raw.headers['x-api-key']);
       if (!node) return undefined;
-      await recordHeartbeat(node, fastify.log);
+      // Almost always none to wait for (one a minute per node): no await then.
+      const heartbeat = recordHeartbeat(node, fastify.log);
+      if (heartbeat) await heartbeat;
       const answer = await answerTo(raw.headers, node);
       return goesAsIs(answer) ? answer : undefined;
     });

@@ -33,7 +33,12 @@ export class UserListCache {
   async current(): Promise<UserList> {
     // A store that is away leaves the version unknown: the list kept is served until its time is up, then built
     // again from the database, so that agents keep pulling a list at most a minute old rather than a 503.
-    const version = await this.subscriptions.usersVersion().catch((): typeof UNKNOWN => UNKNOWN);
+    let version: Entry['version'];
+    try {
+      version = await this.subscriptions.usersVersion();
+    } catch {
+      version = UNKNOWN;
+    }
     const entry = this.#entry;
     if (entry && (version === UNKNOWN || entry.version === version) && this.now() < entry.validUntil) return entry;
     // One rebuild at a time: concurrent pulls wait for the same one.
