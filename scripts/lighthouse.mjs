@@ -76,6 +76,9 @@ function report(name, lhr) {
   const metrics = METRICS.map((id) => `${lhr.audits[id].title}: ${lhr.audits[id].displayValue}`).join(', ');
   process.stdout.write(`\n${name}: ${scores.map((s) => `${s.category} ${s.score} (target ${s.target})`).join(', ')}\n`);
   process.stdout.write(`  ${metrics}\n`);
+  // The simulated phone is this machine slowed down 4 times: a slower machine scores lower for the same page.
+  process.stdout.write(`  this machine's CPU benchmark index: ${Math.round(lhr.environment.benchmarkIndex)}\n`);
+  for (const warning of lhr.runWarnings) process.stdout.write(`  ! ${warning}\n`);
   for (const { category } of scores.filter((s) => s.missed)) {
     const failing = lhr.categories[category].auditRefs
       .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
