@@ -42,7 +42,10 @@ export class Child {
     });
   }
 
-  /** Forks `file` (a TypeScript module beside this one, run through tsx; the app it starts is the built one) and waits for it to listen. */
+  /**
+   * Forks `file` (a TypeScript module beside this one, run through tsx; the app it starts is the built one) and waits
+   * for it to listen.
+   */
   static start(file: string, env: Record<string, string>, nodeOptions: string[] = []): Promise<Child> {
     const child = fork(path.join(import.meta.dirname, file), [], {
       execArgv: ['--import', 'tsx', ...nodeOptions],

@@ -28,14 +28,15 @@ const FULL_RENDER: Record<FeedFormat, (input: FeedInput, version?: SingBoxVersio
   'sing-box': renderSingBox,
 };
 
-/** A render's body as the bytes sent (UTF-8) and its type, or the error it throws: both paths must do the same. */
 /**
- * The body's bytes as a latin1 string, one character a byte: equal strings are equal bytes, and the property tests
- * compare thousands of bodies, which deep equality walked byte by byte as Buffers (20 of the first test's 25 s).
+ * A body's bytes as sent (UTF-8) in a latin1 string, one character a byte: equal strings are equal bytes, and the
+ * property tests compare thousands of bodies, which deep equality walked byte by byte as Buffers (20 of the first
+ * test's 25 s).
  */
 const latin1 = (body: string | Buffer) =>
   (typeof body === 'string' ? Buffer.from(body, 'utf8') : body).toString('latin1');
 
+/** A render's body (`latin1`) and its type, or the error it throws: both paths must do the same. */
 function outcome(render: () => RenderedFeed | TemplatedFeed) {
   try {
     const { body, contentType } = render();
