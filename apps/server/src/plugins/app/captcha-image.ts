@@ -203,7 +203,8 @@ const CLOSE_LETTER = 0x7a;
  * The glyph's outline where svg-captcha puts it: opentype.js's path for it, drawn from (-width / 2, height / 2) at
  * FONT_SIZE. Lines and curves (`l`, `q`) are written relative to where they start, which keeps the numbers short;
  * moves as they are (`M`). A command's letter is written only when the command changes (a move's always: points
- * after a move's letter would be lines).
+ * after a move's letter would be lines). A line to where the pen already is draws nothing and is left out: the font
+ * follows each curve with two (48 % of its points), which the jitter would turn into specks of zigzag.
  */
 function readOutline(font: OpentypeFont, char: string): Outline {
   const glyph = font.charToGlyph(char);
@@ -220,6 +221,8 @@ function readOutline(font: OpentypeFont, char: string): Outline {
   let current = -1;
   let start = -1;
   for (const { type, x = 0, y = 0, x1 = 0, y1 = 0 } of glyph.getPath(-width / 2, height / 2, FONT_SIZE).commands) {
+    const standsStill = type === 'L' && points[2 * current] === x * UNIT && points[2 * current + 1] === y * UNIT;
+    if (standsStill) continue;
     if (type === 'Z') {
       pending = CLOSE_LETTER;
       current = start;

@@ -103,14 +103,30 @@ function pathPoints(d: string): { points: [number, number][]; closes: number } {
 
 const fontOutlines = new Map<string, { points: number; closes: number }>();
 
-/** The font's outline of a character, as svg-captcha's font draws it: how many points, and how many contours. */
+/**
+ * The font's outline of a character, as svg-captcha's font draws it: how many points, and how many contours. A line
+ * to where the pen already is draws nothing, and is not counted.
+ */
 function fontOutline(char: string): { points: number; closes: number } {
   const known = fontOutlines.get(char);
   if (known) return known;
-  type Font = { charToGlyph(char: string): { getPath(...place: number[]): { commands: { type: string }[] } } };
+  type Command = { type: string; x?: number; y?: number };
+  type Font = { charToGlyph(char: string): { getPath(...place: number[]): { commands: Command[] } } };
   const font = (svgCaptcha.options as { font: Font }).font;
   const commands = font.charToGlyph(char).getPath(0, 0, 56).commands;
-  const points = commands.reduce((sum, { type }) => sum + (type === 'Q' ? 2 : type === 'Z' ? 0 : 1), 0);
+  let points = 0;
+  let pen: Command | undefined;
+  let contourStart: Command | undefined;
+  for (const command of commands) {
+    if (command.type === 'Z') {
+      pen = contourStart;
+      continue;
+    }
+    if (command.type === 'L' && pen && command.x === pen.x && command.y === pen.y) continue;
+    points += command.type === 'Q' ? 2 : 1;
+    pen = command;
+    if (command.type === 'M') contourStart = command;
+  }
   const outline = { points, closes: commands.filter(({ type }) => type === 'Z').length };
   fontOutlines.set(char, outline);
   return outline;
