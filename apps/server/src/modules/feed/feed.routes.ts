@@ -32,15 +32,12 @@ function feedAnswer(
   const format = chooseFormat(flag, userAgent);
   const rendered = feed.render(customer, format, { singBoxVersion: parseSingBoxVersion(userAgent) });
   const filename = feedFilename(customer.title, format);
-  const feedOwn = {
-    'cache-control': 'no-store',
-    'content-type': rendered.contentType,
-    ...feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS }),
-  };
+  const own = feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS });
+  own['cache-control'] = 'no-store';
+  own['content-type'] = rendered.contentType;
   const gzipped = gzippedFromParts(headers['accept-encoding'], rendered.body, rendered.gzip);
-  return gzipped
-    ? { status: 200, headers: { ...feedOwn, ...GZIPPED_HEADERS }, body: gzipped }
-    : { status: 200, headers: feedOwn, body: rendered.body };
+  if (!gzipped) return { status: 200, headers: own, body: rendered.body };
+  return { status: 200, headers: Object.assign(own, GZIPPED_HEADERS), body: gzipped };
 }
 
 export default async function feedRoutes(fastify: FastifyInstance, { feed }: { feed: FeedService }) {
