@@ -67,10 +67,16 @@ export type Template = {
 /**
  * The joined parts as bytes for the first stand-in, before the join's encoding; each place a request writes over
  * (a credential, or a base64 run holding credentials); and each credential's length in bytes, which a request's must
- * have for the places to hold.
+ * have for the places to hold. Under an encoding (share links' base64), the text is read only to be encoded: a
+ * request writes it in `scratch`, a copy kept for that, instead of a copy of its own.
  */
-type Layout = { text: Buffer; writes: Write[]; lengths: number[] };
-type Write = { at: number; credential: number } | { at: number; length: number; run: Encoded };
+type Layout = { text: Buffer; writes: Write[]; lengths: number[]; scratch?: Buffer };
+type Write = { at: number; credential: number } | { at: number; length: number; run: LaidOutRun };
+/**
+ * A base64 run of a layout: its text as bytes for the first stand-in, and where its credentials go in them. A request
+ * writes its credentials over these bytes and encodes them: a layout's runs are only used one request at a time.
+ */
+type LaidOutRun = { encoding: Base64; decoded: Buffer; places: Array<{ at: number; credential: number }> };
 
 /** A feed rendered for its customer as bytes, and how its body is gzipped from kept parts. */
 export type TemplatedFeed = {
@@ -138,7 +144,8 @@ export function templateBody(template: Template, feed: CustomerFeed): Buffer {
 
 /** The body written in a layout, or undefined if a credential has another length than the layout's. */
 function laidOutBody(layout: Layout, { encoding }: PartsJoin, values: string[]): Buffer | undefined {
-  const text = writeLayout(layout, values);
+  if (encoding) layout.scratch ??= Buffer.from(layout.text);
+  const text = writeLayout(layout, values, encoding ? layout.scratch : undefined);
   if (!text) return undefined;
   return encoding ? Buffer.from(text.toString(encoding), 'latin1') : text;
 }
@@ -148,19 +155,23 @@ function joinedBody(template: Template, feed: CustomerFeed, values: string[]): B
   return Buffer.from(joinParts(template.join, parts).body, 'utf8');
 }
 
-/** The laid-out text with these credentials written in, or undefined if one of them has another length. */
-function writeLayout({ text, writes, lengths }: Layout, values: string[]): Buffer | undefined {
+/**
+ * The laid-out text with these credentials written in, or undefined if one of them has another length: in `into`,
+ * a copy of the text that only its places differ from, if given (every place is written again).
+ */
+function writeLayout({ text, writes, lengths }: Layout, values: string[], into?: Buffer): Buffer | undefined {
   const bytes = values.map((value) => Buffer.from(value, 'utf8'));
   for (let i = 0; i < bytes.length; i++) if (bytes[i]!.length !== lengths[i]) return undefined;
-  const body = Buffer.allocUnsafe(text.length);
-  body.set(text);
+  const body = into ?? Buffer.from(text);
   for (const place of writes) {
     if ('credential' in place) {
       body.set(bytes[place.credential]!, place.at);
       continue;
     }
+    const { encoding, decoded, places } = place.run;
+    for (const inner of places) decoded.set(bytes[inner.credential]!, inner.at);
     // A base64 run's length follows from its text's, which the credentials' lengths fix.
-    body.write(encodedRun(place.run, values), place.at, place.length, 'latin1');
+    body.write(decoded.toString(encoding), place.at, place.length, 'latin1');
   }
   return body;
 }
@@ -238,14 +249,10 @@ function varyingPlaces({ writes, lengths }: Layout): Array<{ start: number; end:
       places.push({ start: place.at, end: place.at + lengths[place.credential]!, credential: place.credential });
       continue;
     }
-    const { pieces, holes } = place.run.inner;
-    let at = 0;
-    for (const [index, hole] of holes.entries()) {
-      at += Buffer.byteLength(pieces[index]!, 'utf8');
-      const end = at + lengths[hole]!;
+    for (const { at, credential } of place.run.places) {
+      const end = at + lengths[credential]!;
       // Unpadded base64url ends within its last group.
       places.push({ start: place.at + base64Start(at), end: place.at + Math.min(place.length, base64End(end)) });
-      at = end;
     }
   }
   return places;
@@ -345,12 +352,24 @@ function layoutOf(
       continue;
     }
     add(part.before);
-    const run = encodedRun(part, values);
-    writes.push({ at, length: run.length, run: part });
-    add(run);
+    const run = laidOutRun(part, values);
+    const encoded = run.decoded.toString(run.encoding);
+    writes.push({ at, length: encoded.length, run });
+    add(encoded);
     add(part.after);
   }
   return { text: Buffer.concat(chunks), writes, lengths: values.map((value) => Buffer.byteLength(value, 'utf8')) };
+}
+
+/** An encoded part's run laid out as bytes for a stand-in's credentials. */
+function laidOutRun({ inner: { pieces, holes }, encoding }: Encoded, values: string[]): LaidOutRun {
+  const places: LaidOutRun['places'] = [];
+  let at = Buffer.byteLength(pieces[0]!, 'utf8');
+  holes.forEach((hole, index) => {
+    places.push({ at, credential: hole });
+    at += Buffer.byteLength(values[hole]!, 'utf8') + Buffer.byteLength(pieces[index + 1]!, 'utf8');
+  });
+  return { encoding, decoded: Buffer.from(fillCut({ pieces, holes }, values), 'utf8'), places };
 }
 
 /**
