@@ -33,10 +33,17 @@ export function compiledOnce<Row, Values extends unknown[]>(
       if (!slots.includes(placeholder.slot))
         throw new Error(`compiledOnce: value ${placeholder.slot} is not a parameter`);
     }
-    return (values: unknown[]): CompiledQuery<Row> => ({
-      ...compiled,
-      parameters: compiled.parameters.map((constant, index) => (slots[index]! >= 0 ? values[slots[index]!] : constant)),
-    });
+    const { query, queryId, sql, parameters: constants } = compiled;
+    return (values: unknown[]): CompiledQuery<Row> => {
+      // Pushed to a literal, whose kind V8 then learns: an array made by `map` starts anew as numbers on every call,
+      // and a timestamp then a text changed its elements' kind in V8's runtime on every query.
+      const parameters: unknown[] = [];
+      for (let index = 0; index < slots.length; index++) {
+        const slot = slots[index]!;
+        parameters.push(slot >= 0 ? values[slot] : constants[index]);
+      }
+      return { query, queryId, sql, parameters };
+    };
   };
   const run = (values: unknown[]) => {
     bind ??= compile();
