@@ -15,7 +15,7 @@ export const CAPTCHA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.f
  * A captcha's answer, the contract's envelope as its serializer writes it, in one buffer: the envelope is serialized
  * with the picture's `data:` URI cut to its fixed start, and the picture's base64 goes in after that start as bytes.
  * JSON escapes nothing in base64, so these are the serializer's own bytes for the whole URI (a test holds them to it);
- * the serializer would scan the 5–7 KB of base64 for characters to escape and copy it twice, a tenth of the call.
+ * the serializer would scan the 2–5 KB of base64 for characters to escape and copy it twice.
  */
 export function captchaAnswer(language: RequestLanguage, imgId: string, svgBase64: string): Buffer {
   const envelope = serialize({
