@@ -344,6 +344,34 @@ describe('the database’s changes, on SQLite', () => {
     expect(unheard.peek('key', 0)).toBeUndefined();
   });
 
+  it('drops every value read from a changed row, however many rows each was read from', async () => {
+    const cache = new ReadCache<string>(server.app.dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+    const read = (key: string, rows: string[]) =>
+      cache.read(
+        key,
+        0,
+        async () => key,
+        () => ({ rows }),
+      );
+    const kept = () => ['a', 'b', 'c'].filter((key) => cache.peek(key, 0) !== undefined);
+    // Two sessions of one user, and a value read from that user and another.
+    await read('a', ['users:1']);
+    await read('b', ['users:1']);
+    await read('c', ['users:1', 'users:2']);
+    cache.forgetRow('users:2');
+    expect(kept()).toEqual(['a', 'b']);
+    await read('c', ['users:1', 'users:2']);
+    cache.forget('a');
+    expect(kept()).toEqual(['b', 'c']);
+    // What is left of the row's keys still goes with it.
+    cache.forgetRow('users:1');
+    expect(kept()).toEqual([]);
+    expect(cache.size).toBe(0);
+    await read('b', ['users:1']);
+    cache.forgetRow('users:1');
+    expect(kept()).toEqual([]);
+  });
+
   it('drops everything kept once another connection commits, before the next read from memory', async () => {
     const { db, dbChanges } = server.app;
     const cache = new ReadCache<string | undefined>(dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });

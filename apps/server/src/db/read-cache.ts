@@ -23,7 +23,8 @@ type Entry<V> = { value: V; rows: readonly string[]; until: number };
  */
 export class ReadCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
-  readonly #keysByRow = new Map<string, Set<string>>();
+  /** The keys read from each row: one key as it is (almost every row), a set of several (a few hundred bytes less). */
+  readonly #keysByRow = new Map<string, string | Set<string>>();
   /** Moves with every change heard and every loss: a read begun before it moved is not kept. */
   #generation = 0;
 
@@ -69,8 +70,8 @@ export class ReadCache<V> {
   forgetRow(row: string): void {
     this.#generation++;
     const keys = this.#keysByRow.get(row);
-    if (!keys) return;
-    for (const key of keys) {
+    if (keys === undefined) return;
+    for (const key of typeof keys === 'string' ? [keys] : keys) {
       const entry = this.#entries.get(key);
       if (entry) this.#delete(key, entry);
     }
@@ -104,8 +105,9 @@ export class ReadCache<V> {
     this.#entries.set(key, { value, rows, until: Math.min(until, now + this.options.maxAgeMs) });
     for (const row of rows) {
       const keys = this.#keysByRow.get(row);
-      if (keys) keys.add(key);
-      else this.#keysByRow.set(row, new Set([key]));
+      if (keys === undefined || keys === key) this.#keysByRow.set(row, key);
+      else if (typeof keys === 'string') this.#keysByRow.set(row, new Set([keys, key]));
+      else keys.add(key);
     }
   }
 
@@ -113,9 +115,11 @@ export class ReadCache<V> {
     this.#entries.delete(key);
     for (const row of entry.rows) {
       const keys = this.#keysByRow.get(row);
-      if (!keys) continue;
-      keys.delete(key);
-      if (keys.size === 0) this.#keysByRow.delete(row);
+      if (keys === key) this.#keysByRow.delete(row);
+      else if (typeof keys === 'object') {
+        keys.delete(key);
+        if (keys.size === 1) this.#keysByRow.set(row, keys.values().next().value!);
+      }
     }
   }
 }

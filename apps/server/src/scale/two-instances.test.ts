@@ -137,7 +137,8 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
     // The link one instance gives is served by the other.
     const link = await onA.get('/mutenet/user/subscribe/url', { token });
     expect(link.status).toBe(200);
-    const feed = await onB.get(new URL(link.text).pathname, { headers: { 'user-agent': 'v2rayNG/1.9.30' } });
+    const fetchFeed = () => onB.get(new URL(link.text).pathname, { headers: { 'user-agent': 'v2rayNG/1.9.30' } });
+    const feed = await fetchFeed();
     expect(feed.status).toBe(200);
     const shareLinks = Buffer.from(feed.text, 'base64').toString().split('\n');
     expect(shareLinks).toHaveLength(nodes.length);
@@ -153,6 +154,15 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
         const used = await onA.get('/mutenet/user/package/stat', { token });
         expect(used.body.data[0].trafficUsed).toBe((1000 + 2000 + 10 + 20) * node.rate);
       },
+      { timeout: 2000 },
+    );
+    // Serving the link, B keeps its customer (db/change-feed.ts): PostgreSQL tells it of a push on the other.
+    const usage = (upload: number, download: number) =>
+      new RegExp(`^upload=${upload * node.rate}; download=${download * node.rate}; `);
+    expect((await fetchFeed()).headers.get('subscription-userinfo')).toMatch(usage(1000 + 10, 2000 + 20));
+    expect((await agent(a, node).push({ [user.id]: [2, 4] })).body).toEqual({ data: true });
+    await vi.waitFor(
+      async () => expect((await fetchFeed()).headers.get('subscription-userinfo')).toMatch(usage(1012, 2024)),
       { timeout: 2000 },
     );
     expect((await agent(a, node).alive({ [user.id]: ['198.51.100.7', '198.51.100.8'] })).body).toEqual({ data: true });

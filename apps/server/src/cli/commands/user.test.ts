@@ -9,7 +9,7 @@ import { admin, adminDatabase, adminInProcess, expectFailure, jsonOf } from '../
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { httpClient } from '../../test/http-client.js';
 import { type Customer, customerWithPackage } from '../../test/subscription.js';
-import { DATABASES, REDIS_URL, startTestApp, type TestApp } from '../../test/test-app.js';
+import { DATABASES, expectAfterOutsideWrite, REDIS_URL, startTestApp, type TestApp } from '../../test/test-app.js';
 
 describe.each(DATABASES)('admin user on %s', (database) => {
   let db: Awaited<ReturnType<typeof adminDatabase>>;
@@ -102,12 +102,16 @@ describe.each(DATABASES)('admin user on %s', (database) => {
     );
   });
 
-  it('bans a user: sessions revoked, sign-in refused, left out of the nodes’ user list', {
+  it('bans a user: sessions revoked, sign-in refused, left out of the nodes’ user list, the link dead', {
     timeout: 60_000,
   }, async () => {
     const customer = await customerWithPackage(app, `banned.${database}@example.com`, catalog.monthly);
     expect(await usableIds()).toContain(customer.id);
     expect((await session(customer)).body).toMatchObject({ code: 0 });
+    const link = new URL((await customer.api.get('/mutenet/user/subscribe/url', { token: customer.token })).text);
+    // Fetched before the ban, so that the app keeps the link's customer (db/change-feed.ts).
+    const feedStatus = async () => (await httpClient(app.url).get(link.pathname)).status;
+    expect(await feedStatus()).toBe(200);
 
     const banned = await admin(db.url, 'user', 'ban', customer.email);
     expect(banned).toMatchObject({ status: 0, stderr: '' });
@@ -115,6 +119,7 @@ describe.each(DATABASES)('admin user on %s', (database) => {
     expect((await session(customer)).status).toBe(401);
     expect(await login(customer)).toMatchObject({ code: ERRORS.ACCOUNT_DISABLED.code });
     expect(await usableIds()).not.toContain(customer.id);
+    await expectAfterOutsideWrite(database, async () => expect(await feedStatus()).toBe(404));
     expect(jsonOf(await inProcess('user', 'list', '--banned', '--json'))).toEqual([
       expect.objectContaining({ id: customer.id, banned: true }),
     ]);
@@ -128,6 +133,7 @@ describe.each(DATABASES)('admin user on %s', (database) => {
       packages: [expect.objectContaining({ state: 'running' })],
     });
     expect(await usableIds()).toContain(customer.id);
+    await expectAfterOutsideWrite(database, async () => expect(await feedStatus()).toBe(200));
     // The sessions were revoked, not only refused while banned: the old token stays dead.
     expect((await session(customer)).status).toBe(401);
     expect(await login(customer)).toMatchObject({ code: 0 });

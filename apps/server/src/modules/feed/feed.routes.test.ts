@@ -1,11 +1,12 @@
 import { MESSAGES, REQUEST_LANGUAGES } from '@mutenet/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { login } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { decoded, getRaw, httpClient } from '../../test/http-client.js';
 import { addNodes, agent, customerWithPackage } from '../../test/subscription.js';
-import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { DATABASES, expectAfterOutsideWrite, startTestApp, type TestApp } from '../../test/test-app.js';
 import { resolveProxy } from '../nodes/nodes.service.js';
 import type { FeedInput } from './feed-format.js';
 import { renderClash } from './formats/clash.js';
@@ -174,6 +175,8 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     ).uuid;
     const usersBefore = (await agent(app, nodes[0]!).users()).body.users;
     expect(usersBefore.map((user: { uuid: string }) => user.uuid)).toContain(uuidBefore);
+    // Fetched once before, so that the app keeps the link's customer: the reset drops it at once all the same.
+    expect((await fetchFeed(before)).status).toBe(200);
 
     const reset = await customer.api.put('/mutenet/user/subscribe/url', { token: customer.token });
     expect(reset.body).toEqual({ code: 0, msg: MESSAGES.SUBSCRIPTION_RESET.en, data: null });
@@ -289,6 +292,47 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     );
   });
 
+  it('answers a link fetched again as the database has it after each change: a push, plain SQL, a new package', async () => {
+    const customer = await newCustomer(seeded.traffic30);
+    const link = await linkOf(customer);
+    const feedOf = async () => {
+      const response = await fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' });
+      return {
+        status: response.status,
+        proxies: response.text !== '',
+        userinfo: response.headers.get('subscription-userinfo'),
+      };
+    };
+    const first = await feedOf();
+    expect(first).toMatchObject({
+      status: 200,
+      proxies: true,
+      userinfo: expect.stringMatching(/^upload=0; download=0; /),
+    });
+    const total = Number(/total=(\d+);/.exec(first.userinfo!)![1]);
+    // Fetched again, the link's customer is kept (db/change-feed.ts): each change below is a change of their rows.
+    expect(await feedOf()).toEqual(first);
+    // This instance's own write, seen by its next request.
+    await agent(app, nodes[2]!).push({ [customer.id]: [1000, 2000] });
+    expect((await feedOf()).userinfo).toMatch(/^upload=1000; download=2000; /);
+    // Written by plain SQL, as an operator or another instance would: the allowance is used up, then given back.
+    const setTotal = (total: number) =>
+      sql`update user_packages set traffic_total = ${total} where user_id = ${customer.id}`.execute(app.app.db);
+    await setTotal(3000);
+    await expectAfterOutsideWrite(database, async () =>
+      expect(await feedOf()).toEqual({ status: 200, proxies: false, userinfo: expect.stringMatching(/total=3000;/) }),
+    );
+    await setTotal(total);
+    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).proxies).toBe(true));
+    await sql`update users set banned = 1 where id = ${customer.id}`.execute(app.app.db);
+    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).status).toBe(404));
+    await sql`update users set banned = 0 where id = ${customer.id}`.execute(app.app.db);
+    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).status).toBe(200));
+    // A package bought while the first runs is queued after it: the feed still counts the running one.
+    await customer.buy(seeded.traffic30);
+    expect((await feedOf()).userinfo).toMatch(new RegExp(`^upload=1000; download=2000; total=${total}; `));
+  });
+
   // Last: it moves the shared clock on by two months.
   it('counts the running package only: a queued one once it runs, a durational one afresh each period', async () => {
     const customer = await newCustomer(seeded.traffic30);
@@ -313,6 +357,10 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     app.clock.advance((first.endAt - app.clock.now() / 1000 - 20) * 1000);
     const token = await login(customer.api, customer.email);
     expect(await statOf(token)).toMatchObject([{ endAt: first.endAt }, { endAt: queued.endAt }]);
+    expect(await feedOf()).toEqual({
+      proxies: true,
+      userinfo: `upload=1000; download=2000; total=${100 * 1024 ** 3}; expire=${first.endAt}`,
+    });
     app.clock.advance(40_000);
     expect(await statOf(token)).toMatchObject([{ pdName: 'Monthly', endAt: queued.endAt, trafficUsed: 0 }]);
     const quarterly = `total=${200 * 1024 ** 3}; expire=${queued.endAt}`;

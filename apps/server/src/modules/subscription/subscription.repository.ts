@@ -66,8 +66,23 @@ const KEPT_CUSTOMERS = 10_000;
 const KEPT_PACKAGES_MS = 60_000;
 const KEPT_QUEUE_MAX = 10;
 
-/** A customer's packages' row, as the change feed names it. */
+/**
+ * Subscription links whose customer is kept in memory, with the package running: at most this many (about 650 bytes
+ * each, 30 MiB in all), each for at most this long. What is kept serves a link fetched again within moments (each
+ * device of a household, an import right after the link's page was opened, a retry); a link's first fetch reads it.
+ */
+const KEPT_SUBSCRIBERS = 50_000;
+const KEPT_SUBSCRIBER_MS = 60_000;
+
+/** A customer's packages' row, and their own row, as the change feed names them. */
 const packagesRow = (userId: number) => `user_packages:${userId}`;
+const userRow = (userId: number) => `users:${userId}`;
+
+/** What this instance keeps of the database, shared with the repository of each of its transactions. */
+type Kept = {
+  packages: ReadCache<NamedPackageRow[]>;
+  subscribers: ReadCache<SubscriberWithPackage | undefined>;
+};
 
 export class SubscriptionRepository {
   /** Read on every dashboard visit and feed fetch: compiled once, on first use. */
@@ -75,19 +90,29 @@ export class SubscriptionRepository {
   readonly #livePackagesNamed;
   readonly #subscriberByTokenHash;
   /**
-   * Each customer's live packages as the dashboard reads them, while the database reports every change of a package,
-   * until the first of them ends. The rows only: what is used in the current period is worked out per request.
+   * While the database reports every change of their rows: each customer's live packages as the dashboard reads them,
+   * until the first of them ends; and each subscription link's customer with the package running, until it ends. The
+   * rows only: what is used in the current period is worked out per request.
    */
-  readonly #kept: ReadCache<NamedPackageRow[]>;
+  readonly #kept: Kept;
 
   constructor(
     private readonly db: Executor,
     changes: ChangeFeed = UNHEARD,
-    kept?: ReadCache<NamedPackageRow[]>,
+    kept?: Kept,
   ) {
-    this.#kept =
-      kept ??
-      new ReadCache(changes, { tables: ['user_packages'], maxEntries: KEPT_CUSTOMERS, maxAgeMs: KEPT_PACKAGES_MS });
+    this.#kept = kept ?? {
+      packages: new ReadCache(changes, {
+        tables: ['user_packages'],
+        maxEntries: KEPT_CUSTOMERS,
+        maxAgeMs: KEPT_PACKAGES_MS,
+      }),
+      subscribers: new ReadCache(changes, {
+        tables: ['users', 'user_packages'],
+        maxEntries: KEPT_SUBSCRIBERS,
+        maxAgeMs: KEPT_SUBSCRIBER_MS,
+      }),
+    };
     this.#livePackages = compiledOnce(db, 2, (userId: number, now: number) =>
       db
         .selectFrom('user_packages')
@@ -137,7 +162,10 @@ export class SubscriptionRepository {
   /** This instance's own writes drop what they change once committed, without waiting for the database's notice. */
   #changed(userIds: Iterable<number>): void {
     whenCommitted(this.db, () => {
-      for (const userId of userIds) this.#kept.forgetRow(packagesRow(userId));
+      for (const userId of userIds) {
+        this.#kept.packages.forgetRow(packagesRow(userId));
+        this.#kept.subscribers.forgetRow(packagesRow(userId));
+      }
     });
   }
 
@@ -151,7 +179,7 @@ export class SubscriptionRepository {
     const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
     if (this.db.isTransaction) return read();
     // Kept until the first live package ends: it leaves the list then.
-    return this.#kept.read(String(userId), now, read, (packages) =>
+    return this.#kept.packages.read(String(userId), now, read, (packages) =>
       packages.length <= KEPT_QUEUE_MAX
         ? { rows: [packagesRow(userId)], until: Math.min(...packages.map((pkg) => pkg.ends_at)) }
         : undefined,
@@ -274,7 +302,18 @@ export class SubscriptionRepository {
     this.#changed(userIds);
   }
 
-  async findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+  findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+    const read = () => this.#readSubscriber(tokenHash, now);
+    if (this.db.isTransaction) return read();
+    // Kept only with a running package, until it ends: the next one starts then. An unknown link is never kept.
+    return this.#kept.subscribers.read(tokenHash, now, read, (subscriber) =>
+      subscriber?.running
+        ? { rows: [userRow(subscriber.id), packagesRow(subscriber.id)], until: subscriber.running.ends_at }
+        : undefined,
+    );
+  }
+
+  async #readSubscriber(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
     const [first, ...others] = await this.#subscriberByTokenHash.all(tokenHash, now);
     if (!first) return undefined;
     // A row without a package is the only row.
@@ -305,6 +344,8 @@ export class SubscriptionRepository {
       .set({ sub_nonce: nonce, sub_token_hash: tokenHash, ...(uuid ? { uuid } : {}) })
       .where('id', '=', userId)
       .execute();
+    // The old link stops at once on this instance too, without waiting for the database's notice.
+    whenCommitted(this.db, () => this.#kept.subscribers.forgetRow(userRow(userId)));
   }
 
   async getSetting(key: string): Promise<string | undefined> {
