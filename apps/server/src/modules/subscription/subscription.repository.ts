@@ -163,8 +163,9 @@ export class SubscriptionRepository {
   #changed(userIds: Iterable<number>): void {
     whenCommitted(this.db, () => {
       for (const userId of userIds) {
-        this.#kept.packages.forgetRow(packagesRow(userId));
-        this.#kept.subscribers.forgetRow(packagesRow(userId));
+        const row = packagesRow(userId);
+        this.#kept.packages.forgetRow(row);
+        this.#kept.subscribers.forgetRow(row);
       }
     });
   }
