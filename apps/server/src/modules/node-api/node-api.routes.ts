@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
+import { GZIPPED_HEADERS } from '../../lib/compression.js';
 import { type Answer, goesAsIs } from '../../lib/early-answers.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
@@ -10,6 +11,7 @@ import { uniProxyConfigAnswer } from './uni-proxy-config.js';
 import type { UserListCache } from './user-list.js';
 
 export const NODE_API_PREFIX = '/api/v1/server/UniProxy';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** A push of 100,000 users' traffic is about 4 MB of JSON. */
 const REPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -24,12 +26,15 @@ declare module 'fastify' {
  * agent that accepts gzip (V2bX's HTTP client asks for it by default).
  */
 function taggedAnswer(headers: IncomingHttpHeaders, body: string | Buffer, etag: string, gzipped?: Buffer): Answer {
-  // The agent keeps the ETag itself; no cache on the way may keep the users' credentials.
-  const tags = { etag, 'cache-control': 'no-store', vary: 'accept-encoding' };
-  if (headers['if-none-match'] === etag) return { status: 304, headers: tags };
-  const json = { ...tags, 'content-type': 'application/json; charset=utf-8' };
+  // The agent keeps the ETag itself; no cache on the way may keep the users' credentials. Each answer's headers are
+  // one literal, not spread from another: the early answer's writer reads them by name, and V8 looked the names of a
+  // spread object up in its runtime, 4 % of a config pull's CPU, and 3 % more to make it.
+  if (headers['if-none-match'] === etag) {
+    return { status: 304, headers: { etag, 'cache-control': 'no-store', vary: 'accept-encoding' } };
+  }
+  const json = { etag, 'cache-control': 'no-store', vary: 'accept-encoding', 'content-type': JSON_CONTENT_TYPE };
   if (gzipped && /\bgzip\b/.test(headers['accept-encoding'] ?? '')) {
-    return { status: 200, headers: { ...json, 'content-encoding': 'gzip' }, body: gzipped };
+    return { status: 200, headers: Object.assign(json, GZIPPED_HEADERS), body: gzipped };
   }
   return { status: 200, headers: json, body };
 }
