@@ -70,16 +70,18 @@ export class ReadCache<V> {
   forgetRow(row: string): void {
     this.#generation++;
     const keys = this.#keysByRow.get(row);
-    if (keys === undefined) return;
-    for (const key of typeof keys === 'string' ? [keys] : keys) {
-      const entry = this.#entries.get(key);
-      if (entry) this.#delete(key, entry);
-    }
+    // A push drops thousands of rows, almost all of one key: no array made for each.
+    if (typeof keys === 'string') this.#drop(keys);
+    else if (keys) for (const key of keys) this.#drop(key);
   }
 
   /** Drops one kept value, as `forgetRow` drops a row's. */
   forget(key: string): void {
     this.#generation++;
+    this.#drop(key);
+  }
+
+  #drop(key: string): void {
     const entry = this.#entries.get(key);
     if (entry) this.#delete(key, entry);
   }
