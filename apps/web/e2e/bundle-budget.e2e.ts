@@ -87,6 +87,16 @@ describe('the web app’s weight', () => {
     }
   });
 
+  it('has V8 compile each script as it streams in, rather than each function on the main thread when first called', () => {
+    const assets = path.join(DIST, 'assets');
+    const scripts = fs.readdirSync(assets).filter((file) => file.endsWith('.js'));
+    const unmarked = scripts.filter(
+      (file) => !fs.readFileSync(path.join(assets, file), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n'),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(unmarked).toEqual([]);
+  });
+
   it('keeps every page and screen together within 300 KB, as the server sends them', () => {
     const assets = path.join(DIST, 'assets');
     const files = fs.readdirSync(assets).filter((file) => /\.(js|css)$/.test(file));
