@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ScreenLoader } from '../../../components/ui/screen-loader';
 import { useLanguage } from '../../../i18n/use-language';
+import { formatNumber } from '../../../lib/numbers';
 import { useNodes } from '../api/get-nodes';
 
 /** The tags of a node: its comma-separated label, trimmed, without empty ones. */
@@ -69,7 +70,6 @@ export function NodeTable({ compact, shopHref }: NodeTableProps) {
 function NodeRows({ nodes, compact }: { nodes: Node[]; compact: boolean }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  const number = new Intl.NumberFormat(REQUEST_LANGUAGE[language], { maximumFractionDigits: 2 });
   return (
     <Paper withBorder>
       <ScrollArea type="auto">
@@ -114,7 +114,9 @@ function NodeRows({ nodes, compact }: { nodes: Node[]; compact: boolean }) {
                     </Group>
                   </Table.Td>
                   <Table.Td data-testid="node-mag">
-                    {t('nodes.multiplier', { value: number.format(node.mag) })}
+                    {t('nodes.multiplier', {
+                      value: formatNumber(node.mag, REQUEST_LANGUAGE[language], { maximumFractionDigits: 2 }),
+                    })}
                   </Table.Td>
                   {compact ? null : (
                     <Table.Td data-testid="node-tags">

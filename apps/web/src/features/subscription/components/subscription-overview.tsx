@@ -24,6 +24,7 @@ import { CartIcon, ChevronRightIcon } from '../../../components/ui/icons';
 import { ScreenLoader } from '../../../components/ui/screen-loader';
 import { useLanguage } from '../../../i18n/use-language';
 import { formatDateTime } from '../../../lib/dates';
+import { formatNumber } from '../../../lib/numbers';
 import { usePackageStat } from '../api/get-package-stat';
 import { daysRemaining } from '../utils/days-remaining';
 import { formatTraffic } from '../utils/format-traffic';
@@ -96,7 +97,7 @@ function CurrentPackage({ current, queued }: { current: PackageStat; queued: Pac
   const { language } = useLanguage();
   const locale = REQUEST_LANGUAGE[language];
   const pct = Math.min(100, Math.max(0, current.trafficUsedPct));
-  const pctText = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(pct);
+  const pctText = formatNumber(pct, locale, { maximumFractionDigits: 2 });
 
   return (
     <Stack gap="md" data-testid="subscription-current">
