@@ -144,15 +144,11 @@ export async function preloadRoutes(
 ): Promise<void> {
   if (!mayShow(pathname)) return;
   const handles = matches.map(({ route }) => route.handle as RouteHandle | undefined);
-  const [screen, ...outer] = [...handles].reverse();
-  // One short task each: the screen's data first, as it waits on the server, then the code, then the shell's data,
-  // as nothing on the first screen waits for it.
-  screen?.prefetch?.(queryClient);
+  // The data first, the screen's and the shell's side by side, as it waits on the server; then the code, in a short
+  // task of its own.
+  for (const handle of [...handles].reverse()) handle?.prefetch?.(queryClient);
   await nextTask();
-  const code = Promise.allSettled(handles.map((handle) => handle?.load?.()));
-  await nextTask();
-  for (const handle of outer) handle?.prefetch?.(queryClient);
-  await code;
+  await Promise.allSettled(handles.map((handle) => handle?.load?.()));
 }
 
 /**
