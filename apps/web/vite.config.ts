@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { DEFAULT_LANGUAGE } from '../../packages/contract/src/language.ts';
+import { SCREEN_MODULES } from './src/app/screens.ts';
 
 /** The contract is consumed as source: its `.js` specifiers resolve to the `.ts` files beside them. */
 export const contractAlias = {
@@ -62,6 +63,58 @@ const scriptsAfterStyles: Plugin = {
     },
   },
 };
+
+/**
+ * A page for each path of `SCREEN_MODULES`, `screens/{segment}.html`: index.html naming, beside the first bundle, the
+ * scripts of the route modules that path shows, which the server answers for that path. The browser fetches them with
+ * the first bundle, rather than once that bundle has arrived and run (a round trip and more on a slow network, and
+ * the screen's code was the last to arrive). Scripts only: a screen's styles come with its code, as the styles of the
+ * first screen would otherwise share the bandwidth with the first paint's.
+ */
+function screenPages(): Plugin {
+  let base = '/';
+  return {
+    name: 'mutenet-screen-pages',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    async writeBundle({ dir = '' }, bundle) {
+      const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
+      const imports = new Map(chunks.map((chunk) => [chunk.fileName, chunk.imports]));
+      const closure = (file: string, files = new Set<string>()): Set<string> => {
+        if (files.has(file)) return files;
+        files.add(file);
+        for (const imported of imports.get(file) ?? []) closure(imported, files);
+        return files;
+      };
+      const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html'));
+      if (!entry) throw new Error('no chunk is the entry of index.html');
+      const firstLoad = closure(entry.fileName);
+      const page = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
+      if (!page.includes('</head>')) throw new Error('index.html has no </head>');
+      await fs.mkdir(path.join(dir, 'screens'), { recursive: true });
+      for (const [screenPath, modules] of Object.entries(SCREEN_MODULES)) {
+        const files = new Set<string>();
+        for (const module of modules) {
+          const chunk = chunks.find(
+            (candidate) =>
+              candidate.isDynamicEntry && candidate.facadeModuleId?.endsWith(`/src/app/routes/${module}.tsx`),
+          );
+          if (!chunk) throw new Error(`no chunk holds the route module ${module}`);
+          for (const file of closure(chunk.fileName)) if (!firstLoad.has(file)) files.add(file);
+        }
+        const links = [...files]
+          .map((file) => `    <link rel="modulepreload" fetchpriority="low" crossorigin href="${base}${file}">\n`)
+          .join('');
+        await fs.writeFile(
+          path.join(dir, 'screens', `${screenPath.slice(1)}.html`),
+          page.replace('  </head>', `${links}  </head>`),
+        );
+      }
+    },
+  };
+}
 
 /** In development the checkout page is served from source, as the server serves the built one in production. */
 const checkoutInDevelopment: Plugin = {
@@ -139,6 +192,7 @@ export default defineConfig({
     scriptsAfterStyles,
     compileScriptsAsTheyLoad,
     precompressAssets,
+    screenPages(),
   ],
   resolve: { alias: contractAlias },
   server: {

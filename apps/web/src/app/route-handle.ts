@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { RouteMatch, RouteObject } from 'react-router';
+import type { ScreenModule } from './screens';
 
 /** Keys of the UI strings that can title a screen. */
 export type TitleKey =
@@ -14,6 +15,8 @@ export type RouteHandle = {
   title?: TitleKey;
   /** Starts loading the route's code (a screen loaded on demand). */
   load?: () => Promise<unknown>;
+  /** The route module it loads (`SCREEN_MODULES`). */
+  module?: ScreenModule;
   /** Starts the queries the route shows first, so that they travel beside its code rather than after it. */
   prefetch?: (queryClient: QueryClient) => void;
 };

@@ -19,6 +19,15 @@ import { runtimeConfigQueryOptions } from '../lib/runtime-config';
 import { type RouteHandle, RouteMatchesContext } from './route-handle';
 import { LoginRoute } from './routes/login';
 import { mayShow, RootRoute } from './routes/root';
+import type { ScreenModule } from './screens';
+
+/** The route modules loaded on demand, by their files (the login screen and the root are in the first bundle). */
+const ROUTE_MODULES = import.meta.glob<{ default: ComponentType }>([
+  './routes/*.tsx',
+  '!./routes/*.test.tsx',
+  '!./routes/login.tsx',
+  '!./routes/root.tsx',
+]);
 
 /**
  * Starts a query a route shows first, unless the cache already holds it (as TanStack Query's `usePrefetchQuery`
@@ -34,7 +43,9 @@ function startQuery<T, K extends QueryKey>(queryClient: QueryClient, query: Fetc
  * queries it shows first. A screen whose code has already arrived renders at once, rather than suspending for a
  * moment (its fallback shown, then replaced once React's pause between the two has passed).
  */
-function onDemand(load: () => Promise<{ default: ComponentType }>, prefetch?: RouteHandle['prefetch']) {
+function onDemand(module: ScreenModule, prefetch?: RouteHandle['prefetch']) {
+  const load = ROUTE_MODULES[`./routes/${module}.tsx`];
+  if (!load) throw new Error(`no route module ${module}`);
   let loaded: ComponentType | undefined;
   const loadCode = () =>
     load().then((module) => {
@@ -46,43 +57,34 @@ function onDemand(load: () => Promise<{ default: ComponentType }>, prefetch?: Ro
     const [Component] = useState(() => loaded ?? Lazy);
     return <Component />;
   }
-  return { Screen, load: loadCode, prefetch };
+  return { Screen, load: loadCode, prefetch, module };
 }
 
 // The login screen is in the first bundle; every other screen loads on demand.
-const Register = onDemand(() => import('./routes/register'));
-const ForgetPasswords = onDemand(() => import('./routes/forget-passwords'));
-const ShowDocx = onDemand(() => import('./routes/show-docx'));
+const Register = onDemand('register');
+const ForgetPasswords = onDemand('forget-passwords');
+const ShowDocx = onDemand('show-docx');
 // The shell shows the version and the signed-in email, checked once each time the app opens.
-const AppLayout = onDemand(
-  () => import('./routes/app-layout'),
-  (queryClient) => {
-    startQuery(queryClient, runtimeConfigQueryOptions());
-    startQuery(queryClient, sessionUserQueryOptions());
-  },
-);
-const Person = onDemand(() => import('./routes/person'));
-const Dashboard = onDemand(
-  () => import('./routes/dashboard'),
-  (queryClient) => {
-    startQuery(queryClient, noticeQueryOptions());
-    startQuery(queryClient, packageStatQueryOptions());
-  },
-);
-const KnowledgeBase = onDemand(() => import('./routes/knowledge-base'));
-const NodeStatus = onDemand(() => import('./routes/node-status'));
-const Placeholder = onDemand(() => import('./routes/placeholder'));
-const Shop = onDemand(
-  () => import('./routes/shop'),
-  (queryClient) => startQuery(queryClient, plansQueryOptions()),
-);
-const ShopConfigure = onDemand(() => import('./routes/shop-configure'));
-const Orders = onDemand(() => import('./routes/orders'));
-const OrderStatus = onDemand(() => import('./routes/order-status'));
+const AppLayout = onDemand('app-layout', (queryClient) => {
+  startQuery(queryClient, runtimeConfigQueryOptions());
+  startQuery(queryClient, sessionUserQueryOptions());
+});
+const Person = onDemand('person');
+const Dashboard = onDemand('dashboard', (queryClient) => {
+  startQuery(queryClient, noticeQueryOptions());
+  startQuery(queryClient, packageStatQueryOptions());
+});
+const KnowledgeBase = onDemand('knowledge-base');
+const NodeStatus = onDemand('node-status');
+const Placeholder = onDemand('placeholder');
+const Shop = onDemand('shop', (queryClient) => startQuery(queryClient, plansQueryOptions()));
+const ShopConfigure = onDemand('shop-configure');
+const Orders = onDemand('orders');
+const OrderStatus = onDemand('order-status');
 
 /** The route of a screen loaded on demand, titled. */
 function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: RouteHandle['title']): RouteObject {
-  const handle: RouteHandle = { title, load: screen.load, prefetch: screen.prefetch };
+  const handle: RouteHandle = { title, load: screen.load, prefetch: screen.prefetch, module: screen.module };
   return { path, element: <screen.Screen />, handle };
 }
 
@@ -100,7 +102,7 @@ export const routes: RouteObject[] = [
       screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
       {
         element: <AppLayout.Screen />,
-        handle: { load: AppLayout.load, prefetch: AppLayout.prefetch } satisfies RouteHandle,
+        handle: { load: AppLayout.load, prefetch: AppLayout.prefetch, module: AppLayout.module } satisfies RouteHandle,
         children: [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
           screenRoute(`${PATHS.dashboard}/:from?/:lang?`, Dashboard, 'nav.dashboard'),

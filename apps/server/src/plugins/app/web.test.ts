@@ -10,6 +10,8 @@ import { cspOf, expectSecurityHeaders } from '../../test/security-headers.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 
 const INDEX_HTML = '<!doctype html><html><head><title>Mutenet</title></head><body><div id="root"></div></body></html>';
+const SHOP_HTML =
+  '<!doctype html><html><head><title>Mutenet</title><link rel="modulepreload" href="/person/assets/shop.js"></head><body></body></html>';
 const CHECKOUT_HTML =
   '<!doctype html><html><head><title>Checkout</title></head><body><div id="root"></div></body></html>';
 // Larger than the 1 KB threshold of compression, and compressible.
@@ -38,6 +40,8 @@ describe('the built web app', () => {
     await fs.mkdir(path.join(dist, 'assets'));
     await fs.writeFile(path.join(dist, 'index.html'), INDEX_HTML);
     await fs.writeFile(path.join(dist, 'checkout.html'), CHECKOUT_HTML);
+    await fs.mkdir(path.join(dist, 'screens'));
+    await fs.writeFile(path.join(dist, 'screens', 'shop.html'), SHOP_HTML);
     await fs.writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await fs.writeFile(path.join(dist, 'assets', 'app-abc123.js'), APP_JS);
     await fs.writeFile(path.join(dist, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(APP_JS));
@@ -66,17 +70,33 @@ describe('the built web app', () => {
     }
   });
 
-  it.each(['/person/', '/person/login', '/person/pannel/mobile/en', '/person/index.html', '/person/a/b/c?x=1'])(
-    'answers %s with index.html, never cached',
+  it.each(['/person/shop', '/person/shop/mobile/en?lang=en', '/person/screens/shop.html'])(
+    'answers %s with the page the build wrote for the screen, never cached',
     async (url) => {
       const { status, headers, body } = await getRaw(`${app.url}${url}`);
       expect(status).toBe(200);
       expect(headers['content-type']).toMatch(/^text\/html/);
       expect(headers['cache-control']).toBe('no-cache');
-      expect(body.toString('utf8')).toBe(INDEX_HTML);
+      expect(body.toString('utf8')).toBe(SHOP_HTML);
       expectPanelPolicy(headers);
     },
   );
+
+  it.each([
+    '/person/',
+    '/person/login',
+    '/person/pannel/mobile/en',
+    '/person/index.html',
+    '/person/a/b/c?x=1',
+    '/person/shopx',
+  ])('answers %s with index.html, never cached', async (url) => {
+    const { status, headers, body } = await getRaw(`${app.url}${url}`);
+    expect(status).toBe(200);
+    expect(headers['content-type']).toMatch(/^text\/html/);
+    expect(headers['cache-control']).toBe('no-cache');
+    expect(body.toString('utf8')).toBe(INDEX_HTML);
+    expectPanelPolicy(headers);
+  });
 
   it.each(['/shopDetails/en/202608011200001234567890', '/shopDetails/pt-BR/x', '/person/checkout.html'])(
     'answers %s with the checkout page, under a policy with no inline style and no form',

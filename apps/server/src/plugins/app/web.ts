@@ -11,20 +11,33 @@ export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CHECKOUT_PAGE = 'checkout.html';
+/** The panel's page for the paths of one screen, naming that screen's scripts beside the first bundle's. */
+const SCREEN_PAGES = 'screens';
 
 /**
  * Serves the panel under /person/: hashed assets cached for good, index.html never cached, and any other path
- * under /person/ answered with index.html so that the SPA's router takes it. Also the runtime configuration,
- * the redirect of / and the health check.
+ * under /person/ answered with index.html so that the SPA's router takes it, or, for a screen's path, with the page
+ * the build wrote for that screen (`screens/{first segment}.html`: index.html naming the screen's scripts too). Also
+ * the runtime configuration, the redirect of / and the health check.
  */
 export default fp<WebOptions>(
   async (fastify, { distDir, runtimeConfig }) => {
     const indexFile = path.join(distDir, 'index.html');
     const built = fs.existsSync(indexFile);
+    const screensDir = path.join(distDir, SCREEN_PAGES);
+    const screenPages = new Set(
+      fs.existsSync(screensDir)
+        ? fs
+            .readdirSync(screensDir)
+            .filter((file) => file.endsWith('.html'))
+            .map((file) => file.slice(0, -'.html'.length))
+        : [],
+    );
     // The two pages' own policies, however they are reached (their paths, or the files' own names under /person/).
     const pagePolicies = new Map([
       [indexFile, cspHeader(PANEL_POLICY)],
       [path.join(distDir, CHECKOUT_PAGE), cspHeader(CHECKOUT_POLICY)],
+      ...[...screenPages].map((screen) => [path.join(screensDir, `${screen}.html`), cspHeader(PANEL_POLICY)] as const),
     ]);
 
     fastify.get('/', (_request, reply) => reply.redirect('/person/'));
@@ -66,9 +79,11 @@ export default fp<WebOptions>(
           if (policy) reply.header('content-security-policy', policy);
         },
       });
-      const sendIndex = (_request: unknown, reply: { sendFile(file: string): unknown }) => reply.sendFile('index.html');
-      files.get('/person/', sendIndex);
-      files.get('/person/*', sendIndex);
+      files.get('/person/', (_request, reply) => reply.sendFile('index.html'));
+      files.get<{ Params: { '*': string } }>('/person/*', (request, reply) => {
+        const screen = request.params['*'].split('/', 1)[0] ?? '';
+        return reply.sendFile(screenPages.has(screen) ? `${SCREEN_PAGES}/${screen}.html` : 'index.html');
+      });
       // The hosted checkout is the web app's second page, /shopDetails/{lang}/{orderNo}.
       if (fs.existsSync(path.join(distDir, CHECKOUT_PAGE))) {
         files.get(`${CHECKOUT_PATH_PREFIX}/*`, (_request, reply) => reply.sendFile(CHECKOUT_PAGE));

@@ -1,0 +1,43 @@
+import { PATHS } from '../lib/paths';
+
+/** A route module of src/app/routes that loads on demand, by its file's name. */
+export type ScreenModule =
+  | 'register'
+  | 'forget-passwords'
+  | 'show-docx'
+  | 'app-layout'
+  | 'dashboard'
+  | 'knowledge-base'
+  | 'shop'
+  | 'node-status'
+  | 'orders'
+  | 'placeholder'
+  | 'person'
+  | 'shop-configure'
+  | 'order-status';
+
+const inShell = (screen: ScreenModule): readonly ScreenModule[] => ['app-layout', screen];
+
+/**
+ * The route modules loaded on demand that each path below /person/ shows, by the path's first segment: the screen's
+ * own and, for the signed-in screens, the shell's around it. The router loads each module by its name here (a test
+ * holds the two to each other). The build writes a page for each path that names the scripts of its modules
+ * (`screens/{segment}.html`), which the server answers for that path: the browser fetches them beside the first
+ * bundle, rather than once that bundle has arrived and run.
+ */
+export const SCREEN_MODULES: Readonly<Record<string, readonly ScreenModule[]>> = {
+  [PATHS.register]: ['register'],
+  [PATHS.forgetPasswords]: ['forget-passwords'],
+  [PATHS.showDocx]: ['show-docx'],
+  [PATHS.dashboard]: inShell('dashboard'),
+  [PATHS.knowledgeBase]: inShell('knowledge-base'),
+  [PATHS.shop]: inShell('shop'),
+  [PATHS.nodeStatus]: inShell('node-status'),
+  [PATHS.orders]: inShell('orders'),
+  [PATHS.invite]: inShell('placeholder'),
+  [PATHS.help]: inShell('placeholder'),
+  [PATHS.flow]: inShell('placeholder'),
+  [PATHS.userCentre]: inShell('person'),
+  [PATHS.shopConfigure]: inShell('shop-configure'),
+  [PATHS.orderStatus]: inShell('order-status'),
+};
