@@ -1,9 +1,11 @@
 // `npm run lighthouse`: Lighthouse 12 (mobile, default simulated throttling) on the login screen, the dashboard and
 // the shop, served by the built server on a temporary SQLite database with the demo catalogue. Prints the performance
-// and accessibility scores, and the audits that cost points when a page misses its target; exits 1 then.
+// and accessibility scores, and the audits that cost points when a page misses its target, with the requests the
+// simulation put on the way to its Largest Contentful Paint; exits 1 then.
 
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
 import { build } from './lib.mjs';
@@ -58,7 +60,10 @@ try {
     let { lhr } = await run();
     // Lighthouse now and then fails to record the trace of a load (NO_NAVSTART, and no score): once more then.
     if (lhr.runtimeError) ({ lhr } = await run());
-    missed = report(page.name, lhr) || missed;
+    const pageMissed = report(page.name, lhr);
+    if (pageMissed) reportLcpChain(server.url);
+    Lantern.Simulation.Simulator.allNodeTimings.clear();
+    missed = pageMissed || missed;
   }
   await cdp.close();
 } finally {
@@ -90,4 +95,22 @@ function report(name, lhr) {
     }
   }
   return scores.some((s) => s.missed);
+}
+
+/**
+ * The requests Lighthouse's simulation (Lantern) put on the way to the page's Largest Contentful Paint, in the order
+ * it started them, with their simulated start and end on the throttled network: what holds that paint back.
+ */
+function reportLcpChain(origin) {
+  const timings = Lantern.Simulation.Simulator.allNodeTimings.get('optimisticLargestContentfulPaint');
+  if (!timings) return;
+  process.stdout.write('  requests on the way to the Largest Contentful Paint (simulated ms):\n');
+  const requests = [...timings]
+    .filter(([node]) => node.type === 'network')
+    .sort((a, b) => a[1].startTime - b[1].startTime);
+  for (const [node, { startTime, endTime }] of requests) {
+    const { url, priority } = node.request;
+    const at = `${Math.round(startTime)}–${Math.round(endTime)}`.padStart(11);
+    process.stdout.write(`    ${at} ${url.replace(origin, '')} (${priority})\n`);
+  }
 }
