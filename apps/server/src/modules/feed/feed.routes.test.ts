@@ -165,6 +165,36 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
+  it('answers a burst of first fetches of different links, each with its own customer, and 404 for an unknown one', async () => {
+    // Fetched at once, each for the first time: on PostgreSQL they are read together (`BatchedLookup`).
+    const customers = await Promise.all(Array.from({ length: 8 }, () => newCustomer(seeded.traffic30)));
+    await agent(app, nodes[2]!).push(
+      Object.fromEntries(customers.map((customer, index) => [customer.id, [1000 * (index + 1), 7]])),
+    );
+    const links = await Promise.all(customers.map(linkOf));
+    const uuids = await app.app.db
+      .selectFrom('users')
+      .select(['id', 'uuid'])
+      .where(
+        'id',
+        'in',
+        customers.map((customer) => customer.id),
+      )
+      .execute();
+    const answers = await Promise.all([
+      ...links.map((link) => fetchFeed(link, { 'user-agent': 'v2rayNG/1.9.30' })),
+      httpClient(app.url).get(`/sub/${'x'.repeat(43)}`),
+    ]);
+    customers.forEach((customer, index) => {
+      const answer = answers[index]!;
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('subscription-userinfo')).toContain(`upload=${1000 * (index + 1)}; download=7;`);
+      const uuid = uuids.find((row) => row.id === customer.id)!.uuid;
+      expect(Buffer.from(answer.text, 'base64').toString()).toContain(uuid);
+    });
+    expect(answers.at(-1)!.status).toBe(404);
+  });
+
   it('answers 404 for an unknown token, and for the old one right after a reset, which also changes the UUID', async () => {
     expect((await httpClient(app.url).get('/sub/unknown-token')).status).toBe(404);
     expect((await httpClient(app.url).get(`/sub/${'a'.repeat(43)}`)).text).toBe('Not found');

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { BatchedLookup } from './batched-lookup.js';
+
+/** A lookup whose queries the test answers one at a time, recording each query's keys and args. */
+function recorded(maxKeys = 100) {
+  const queries: Array<{ keys: string[]; args: number[]; answer(values: Record<string, string>): void; fail(): void }> =
+    [];
+  const lookup = new BatchedLookup<string, number, string>(
+    (keys, args) =>
+      new Promise((resolve, reject) => {
+        queries.push({
+          keys,
+          args,
+          answer: (values) => resolve(new Map(Object.entries(values))),
+          fail: () => reject(new Error('database away')),
+        });
+      }),
+    maxKeys,
+  );
+  return { lookup, queries };
+}
+
+describe('BatchedLookup', () => {
+  it('sends a lookup that finds none under way at once, alone', async () => {
+    const { lookup, queries } = recorded();
+    const a = lookup.get('a', 1);
+    expect(queries.map((query) => query.keys)).toEqual([['a']]);
+    queries[0]!.answer({ a: 'A' });
+    expect(await a).toBe('A');
+  });
+
+  it('sends the lookups made while one is under way together, each key once, with every lookup’s arg', async () => {
+    const { lookup, queries } = recorded();
+    const first = lookup.get('a', 1);
+    const waiting = [lookup.get('b', 2), lookup.get('c', 3), lookup.get('b', 4), lookup.get('a', 5)];
+    expect(queries).toHaveLength(1);
+    queries[0]!.answer({ a: 'A1' });
+    expect(await first).toBe('A1');
+    await Promise.resolve();
+    expect(queries).toHaveLength(2);
+    expect(queries[1]!.keys).toEqual(['b', 'c', 'a']);
+    expect(queries[1]!.args).toEqual([2, 4, 3, 5]);
+    // A key the query does not find is answered with nothing.
+    queries[1]!.answer({ a: 'A2', b: 'B' });
+    expect(await Promise.all(waiting)).toEqual(['B', undefined, 'B', 'A2']);
+  });
+
+  it('sends at most maxKeys keys a query, the longest waiting first', async () => {
+    const { lookup, queries } = recorded(2);
+    const all = [lookup.get('a', 0), lookup.get('b', 0), lookup.get('c', 0), lookup.get('d', 0), lookup.get('e', 0)];
+    queries[0]!.answer({ a: 'A' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    queries[1]!.answer({ b: 'B', c: 'C' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    queries[2]!.answer({ d: 'D', e: 'E' });
+    expect(await Promise.all(all)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(queries.map((query) => query.keys)).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
+  });
+
+  it('fails every lookup of a failed query, and goes on with those that waited for it', async () => {
+    const { lookup, queries } = recorded();
+    const first = lookup.get('a', 0);
+    const failing = [lookup.get('b', 0), lookup.get('b', 0)];
+    queries[0]!.answer({ a: 'A' });
+    expect(await first).toBe('A');
+    await Promise.resolve();
+    const next = lookup.get('c', 0);
+    queries[1]!.fail();
+    for (const lookupOf of failing) await expect(lookupOf).rejects.toThrow('database away');
+    expect(queries.map((query) => query.keys)).toEqual([['a'], ['b'], ['c']]);
+    queries[2]!.answer({ c: 'C' });
+    expect(await next).toBe('C');
+    // Idle again: the next lookup goes at once.
+    const later = lookup.get('d', 0);
+    expect(queries).toHaveLength(4);
+    queries[3]!.answer({ d: 'D' });
+    expect(await later).toBe('D');
+  });
+});

@@ -1,0 +1,60 @@
+type Waiting<Arg, Value> = { arg: Arg; resolve(value: Value | undefined): void; reject(error: unknown): void };
+
+/**
+ * Lookups by key that come while one is under way wait for it, then go to the database together, as one query for
+ * all their keys: on PostgreSQL each query costs the app a round trip's work (the client's messages and their
+ * parsing), as much as the rest of a small call. A burst of lookups (client apps fetching their links after an
+ * outage, each a link not read for hours) costs a query per batch rather than one each. A lookup that finds none under
+ * way goes at once, alone: nothing waits that would not have waited anyway. `lookUp` gets the batch's keys (each once)
+ * and every waiting lookup's `arg` (the time each asks about, say), and answers each key's value (none for a key it
+ * does not find).
+ */
+export class BatchedLookup<Key, Arg, Value> {
+  #waiting = new Map<Key, Waiting<Arg, Value>[]>();
+  #busy = false;
+
+  constructor(
+    private readonly lookUp: (keys: Key[], args: Arg[]) => Promise<ReadonlyMap<Key, Value>>,
+    private readonly maxKeys: number,
+  ) {}
+
+  get(key: Key, arg: Arg): Promise<Value | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.#waiting.get(key);
+      if (waiting) waiting.push({ arg, resolve, reject });
+      else this.#waiting.set(key, [{ arg, resolve, reject }]);
+      if (!this.#busy) void this.#run();
+    });
+  }
+
+  async #run(): Promise<void> {
+    this.#busy = true;
+    while (this.#waiting.size > 0) {
+      const batch = this.#take();
+      const args = [...batch.values()].flatMap((waiting) => waiting.map((one) => one.arg));
+      try {
+        const found = await this.lookUp([...batch.keys()], args);
+        for (const [key, waiting] of batch) for (const one of waiting) one.resolve(found.get(key));
+      } catch (error) {
+        for (const waiting of batch.values()) for (const one of waiting) one.reject(error);
+      }
+    }
+    this.#busy = false;
+  }
+
+  /** Up to `maxKeys` of the waiting keys, the longest waiting first; the others wait for the next batch. */
+  #take(): Map<Key, Waiting<Arg, Value>[]> {
+    if (this.#waiting.size <= this.maxKeys) {
+      const all = this.#waiting;
+      this.#waiting = new Map();
+      return all;
+    }
+    const batch = new Map<Key, Waiting<Arg, Value>[]>();
+    for (const [key, waiting] of this.#waiting) {
+      if (batch.size === this.maxKeys) break;
+      batch.set(key, waiting);
+    }
+    for (const key of batch.keys()) this.#waiting.delete(key);
+    return batch;
+  }
+}
