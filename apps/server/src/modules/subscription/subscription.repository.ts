@@ -86,6 +86,50 @@ const LINKS_READ_TOGETHER = 500;
 const packagesRow = (userId: number) => `user_packages:${userId}`;
 const userRow = (userId: number) => `users:${userId}`;
 
+/**
+ * PostgreSQL, several links at once: each customer with the packages live at any time between the first and the last
+ * lookup's, each lookup picking those of its own time (`#readSubscriber`). The packages are looked up by each
+ * customer's id, in a subquery that OFFSET 0 keeps apart: joined freely, PostgreSQL read every live package when its
+ * statistics were stale (a table just filled), 30 ms a query against 0.3.
+ */
+function subscribersReadTogether(db: Executor): BatchedLookup<string, number, SubscriberPackageRow[]> {
+  const byTokenHashes = compiledOnce(db, 3, (tokenHashes: string[], from: number, until: number) =>
+    db
+      .selectFrom('users')
+      .leftJoinLateral(
+        (query) =>
+          query
+            .selectFrom('user_packages')
+            .select(['id as package_id', ...COUNTER_COLUMNS])
+            .whereRef('user_packages.user_id', '=', 'users.id')
+            .where('ended_at', 'is', null)
+            .where('starts_at', '<=', until)
+            .where('ends_at', '>', from)
+            .offset(sql.lit(0))
+            .as('live'),
+        (join) => join.onTrue(),
+      )
+      .select(['users.sub_token_hash', 'users.id', 'users.uuid', 'users.banned', 'live.package_id'])
+      .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
+      .where('users.sub_token_hash', '=', sql<string>`any(${tokenHashes})`),
+  );
+  return new BatchedLookup(async (tokenHashes: string[], nows: number[]) => {
+    let from = Number.POSITIVE_INFINITY;
+    let until = Number.NEGATIVE_INFINITY;
+    for (const now of nows) {
+      from = Math.min(from, now);
+      until = Math.max(until, now);
+    }
+    const byTokenHash = new Map<string, SubscriberPackageRow[]>();
+    for (const { sub_token_hash: tokenHash, ...row } of await byTokenHashes.all(tokenHashes, from, until)) {
+      const rows = byTokenHash.get(tokenHash!);
+      if (rows) rows.push(row);
+      else byTokenHash.set(tokenHash!, [row]);
+    }
+    return byTokenHash;
+  }, LINKS_READ_TOGETHER);
+}
+
 /** What this instance keeps of the database, shared with the repository of each of its transactions. */
 type Kept = {
   packages: ReadCache<NamedPackageRow[]>;
@@ -97,7 +141,6 @@ export class SubscriptionRepository {
   readonly #livePackages;
   readonly #livePackagesNamed;
   readonly #subscriberByTokenHash;
-  readonly #subscribersByTokenHashes;
   /** On PostgreSQL, the links looked up while one is read are read together, in one query; on SQLite each alone. */
   readonly #subscribersTogether;
   /**
@@ -163,51 +206,8 @@ export class SubscriptionRepository {
         .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
         .where('users.sub_token_hash', '=', tokenHash),
     );
-    // PostgreSQL, several links at once: each customer with the packages live at any time between the first and the
-    // last lookup's, each lookup picking those of its own time. The packages are looked up by each customer's id, in
-    // a subquery that OFFSET 0 keeps apart: joined freely, PostgreSQL read every live package when its statistics
-    // were stale (a table just filled), 30 ms a query against 0.3.
-    this.#subscribersByTokenHashes = compiledOnce(db, 3, (tokenHashes: string[], from: number, until: number) =>
-      db
-        .selectFrom('users')
-        .leftJoinLateral(
-          (query) =>
-            query
-              .selectFrom('user_packages')
-              .select(['id as package_id', ...COUNTER_COLUMNS])
-              .whereRef('user_packages.user_id', '=', 'users.id')
-              .where('ended_at', 'is', null)
-              .where('starts_at', '<=', until)
-              .where('ends_at', '>', from)
-              .offset(sql.lit(0))
-              .as('live'),
-          (join) => join.onTrue(),
-        )
-        .select(['users.sub_token_hash', 'users.id', 'users.uuid', 'users.banned', 'live.package_id'])
-        .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
-        .where('users.sub_token_hash', '=', sql<string>`any(${tokenHashes})`),
-    );
-    this.#subscribersTogether = isPostgres(db)
-      ? new BatchedLookup(async (tokenHashes: string[], nows: number[]) => {
-          let from = Number.POSITIVE_INFINITY;
-          let until = Number.NEGATIVE_INFINITY;
-          for (const now of nows) {
-            from = Math.min(from, now);
-            until = Math.max(until, now);
-          }
-          const byTokenHash = new Map<string, SubscriberPackageRow[]>();
-          for (const { sub_token_hash: tokenHash, ...row } of await this.#subscribersByTokenHashes.all(
-            tokenHashes,
-            from,
-            until,
-          )) {
-            const rows = byTokenHash.get(tokenHash!);
-            if (rows) rows.push(row);
-            else byTokenHash.set(tokenHash!, [row]);
-          }
-          return byTokenHash;
-        }, LINKS_READ_TOGETHER)
-      : undefined;
+    // Not in a transaction, which reads the database itself.
+    this.#subscribersTogether = !db.isTransaction && isPostgres(db) ? subscribersReadTogether(db) : undefined;
   }
 
   /** The same repository in the caller's transaction; it reads the database itself, never what is kept. */
@@ -360,24 +360,20 @@ export class SubscriptionRepository {
   }
 
   findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
-    if (this.db.isTransaction) return this.#readSubscriber(tokenHash, now, false);
+    const read = () => this.#readSubscriber(tokenHash, now);
+    if (this.db.isTransaction) return read();
     // Kept only with a running package, until it ends: the next one starts then. An unknown link is never kept.
-    return this.#kept.subscribers.read(
-      tokenHash,
-      now,
-      () => this.#readSubscriber(tokenHash, now, true),
-      (subscriber) =>
-        subscriber?.running
-          ? { rows: [userRow(subscriber.id), packagesRow(subscriber.id)], until: subscriber.running.ends_at }
-          : undefined,
+    return this.#kept.subscribers.read(tokenHash, now, read, (subscriber) =>
+      subscriber?.running
+        ? { rows: [userRow(subscriber.id), packagesRow(subscriber.id)], until: subscriber.running.ends_at }
+        : undefined,
     );
   }
 
-  async #readSubscriber(tokenHash: string, now: number, together: boolean): Promise<SubscriberWithPackage | undefined> {
-    const rows =
-      together && this.#subscribersTogether
-        ? ((await this.#subscribersTogether.get(tokenHash, now)) ?? [])
-        : await this.#subscriberByTokenHash.all(tokenHash, now);
+  async #readSubscriber(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+    const rows = this.#subscribersTogether
+      ? ((await this.#subscribersTogether.get(tokenHash, now)) ?? [])
+      : await this.#subscriberByTokenHash.all(tokenHash, now);
     const [first] = rows;
     if (!first) return undefined;
     // The first of the packages live at `now`; a customer without one has one row, with no package.
