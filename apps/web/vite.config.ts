@@ -52,6 +52,9 @@ function preloadDefaultLanguage(): Plugin {
  * The panel's scripts are fetched at low priority: the brand index.html paints once its style sheets have arrived,
  * rather than competing with the scripts for the bandwidth (which the screens need only once they have all arrived).
  */
+const atLowPriority = (html: string) =>
+  html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
+
 const scriptsAfterStyles: Plugin = {
   name: 'mutenet-scripts-after-styles',
   apply: 'build',
@@ -59,7 +62,7 @@ const scriptsAfterStyles: Plugin = {
     order: 'post',
     handler(html, { filename }) {
       if (!filename.endsWith('index.html')) return html;
-      return html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
+      return atLowPriority(html);
     },
   },
 };
@@ -104,9 +107,9 @@ function screenPages(): Plugin {
           if (!chunk) throw new Error(`no chunk holds the route module ${module}`);
           for (const file of closure(chunk.fileName)) if (!firstLoad.has(file)) files.add(file);
         }
-        const links = [...files]
-          .map((file) => `    <link rel="modulepreload" fetchpriority="low" crossorigin href="${base}${file}">\n`)
-          .join('');
+        const links = atLowPriority(
+          [...files].map((file) => `    <link rel="modulepreload" crossorigin href="${base}${file}">\n`).join(''),
+        );
         await fs.writeFile(
           path.join(dir, 'screens', `${screenPath.slice(1)}.html`),
           page.replace('  </head>', `${links}  </head>`),

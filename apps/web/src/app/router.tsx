@@ -39,8 +39,8 @@ function startQuery<T, K extends QueryKey>(queryClient: QueryClient, query: Fetc
 }
 
 /**
- * A screen loaded on demand: its component, the function that starts loading its code, and the one that starts the
- * queries it shows first. A screen whose code has already arrived renders at once, rather than suspending for a
+ * A screen loaded on demand: its component, and its route's handle: the function that starts loading its code, the
+ * one that starts the queries it shows first, and its module's name. A screen whose code has already arrived renders at once, rather than suspending for a
  * moment (its fallback shown, then replaced once React's pause between the two has passed).
  */
 function onDemand(module: ScreenModule, prefetch?: RouteHandle['prefetch']) {
@@ -57,7 +57,8 @@ function onDemand(module: ScreenModule, prefetch?: RouteHandle['prefetch']) {
     const [Component] = useState(() => loaded ?? Lazy);
     return <Component />;
   }
-  return { Screen, load: loadCode, prefetch, module };
+  const handle: RouteHandle = { load: loadCode, prefetch, module };
+  return { Screen, handle };
 }
 
 // The login screen is in the first bundle; every other screen loads on demand.
@@ -84,8 +85,7 @@ const OrderStatus = onDemand('order-status');
 
 /** The route of a screen loaded on demand, titled. */
 function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: RouteHandle['title']): RouteObject {
-  const handle: RouteHandle = { title, load: screen.load, prefetch: screen.prefetch, module: screen.module };
-  return { path, element: <screen.Screen />, handle };
+  return { path, element: <screen.Screen />, handle: { ...screen.handle, title } satisfies RouteHandle };
 }
 
 const titled = (title: RouteHandle['title']): RouteHandle => ({ title });
@@ -102,7 +102,7 @@ export const routes: RouteObject[] = [
       screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
       {
         element: <AppLayout.Screen />,
-        handle: { load: AppLayout.load, prefetch: AppLayout.prefetch, module: AppLayout.module } satisfies RouteHandle,
+        handle: AppLayout.handle,
         children: [
           { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
           screenRoute(`${PATHS.dashboard}/:from?/:lang?`, Dashboard, 'nav.dashboard'),
