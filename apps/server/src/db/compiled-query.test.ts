@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
 import { compiledOnce } from './compiled-query.js';
 import { openDatabase } from './database.js';
+import { inTransaction } from './transaction.js';
 
 describe.each(DATABASES)('a query compiled once (%s)', (database) => {
   let server: TestApp;
@@ -55,6 +56,34 @@ describe.each(DATABASES)('a query compiled once (%s)', (database) => {
     );
     await expect(query.all('alpha', 1)).rejects.toThrow(/value 1 is not a parameter/);
   });
+
+  if (database === 'sqlite') {
+    it('reads at once on a free connection, without waiting for Kysely to hand it over', async () => {
+      const { db } = server.app;
+      const query = compiledOnce(db, 1, (key: string) =>
+        db.selectFrom('settings').select('value').where('key', '=', key),
+      );
+      // Kysely holds its one connection for the callback: a read through Kysely would wait for it, here for good.
+      const answered = await db.connection().execute(() => query.takeFirst('alpha'));
+      expect(answered).toEqual({ value: 'v0' });
+    });
+
+    it('waits, while another request’s transaction is open, and reads what it committed, never what it had not', async () => {
+      const { db } = server.app;
+      const query = compiledOnce(db, 1, (key: string) =>
+        db.selectFrom('settings').select('value').where('key', '=', key),
+      );
+      let read: Promise<{ value: string } | undefined> | undefined;
+      await inTransaction(db, async (tx) => {
+        await tx.updateTable('settings').set({ value: 'not committed' }).where('key', '=', 'beta').execute();
+        read = query.takeFirst('beta');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await tx.updateTable('settings').set({ value: 'committed' }).where('key', '=', 'beta').execute();
+      });
+      expect(await read).toEqual({ value: 'committed' });
+      await db.updateTable('settings').set({ value: 'v1' }).where('key', '=', 'beta').execute();
+    });
+  }
 
   if (database === 'postgres') {
     it('runs on PostgreSQL as a statement its connection prepares once', async () => {

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { prepareOnPostgres } from './database.js';
+import { prepareOnPostgres, readsAtOnce } from './database.js';
 import type { Database } from './schema.js';
 
 /** Where a run's value goes: each placeholder is an object of its own, found again by identity in the parameters. */
@@ -16,7 +16,8 @@ export type CompiledOnce<Row, Values extends unknown[]> = {
  * database's own work. `build` gets one placeholder per value and must use each as a plain value (a comparison's
  * right side), so that it lands in the parameters untouched; constants stay as they were compiled. A limit belongs in
  * the SQL (`sql.lit`), not in a placeholder: SQLite plans a statement with a bound LIMIT again on every run. On
- * PostgreSQL it runs as a named prepared statement (`prepareOnPostgres`).
+ * PostgreSQL it runs as a named prepared statement (`prepareOnPostgres`); on SQLite a read runs on the connection at
+ * once when it is free (`readsAtOnce`).
  */
 export function compiledOnce<Row, Values extends unknown[]>(
   db: Pick<Kysely<Database>, 'executeQuery'>,
@@ -24,6 +25,7 @@ export function compiledOnce<Row, Values extends unknown[]>(
   build: (...placeholders: Values) => Compilable<Row>,
 ): CompiledOnce<Row, Values> {
   let bind: ((values: unknown[]) => CompiledQuery<Row>) | undefined;
+  const readAtOnce = readsAtOnce(db);
   const compile = () => {
     const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
     const compiled = build(...(placeholders as Values)).compile();
@@ -47,7 +49,8 @@ export function compiledOnce<Row, Values extends unknown[]>(
   };
   const run = (values: unknown[]) => {
     bind ??= compile();
-    return db.executeQuery(bind(values));
+    const query = bind(values);
+    return readAtOnce?.(query) ?? db.executeQuery(query);
   };
   return {
     async takeFirst(...values) {

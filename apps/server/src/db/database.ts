@@ -6,6 +6,7 @@ import {
   type DatabaseConnection,
   Kysely,
   PostgresDialect,
+  type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -72,11 +73,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     // process's own cache, filled only as pages are read, and emptied whenever another connection writes).
     database.pragma(`cache_size = ${-SQLITE_CACHE_KIB}`);
     keepPreparedStatements(database);
-    return {
-      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) }),
-      dialect: 'sqlite',
-      sqlite: database,
-    };
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+    sqliteConnections.set(db, database);
+    return { db, dialect: 'sqlite', sqlite: database };
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -94,6 +93,30 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     wrapQueries(client, options.queryTimeoutMs);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+/** Each SQLite Kysely instance's connection, for the reads that run on it directly (`readsAtOnce`). */
+const sqliteConnections = new WeakMap<object, SQLite.Database>();
+
+/** A read run at once, or undefined when it must go through Kysely (its answer as Kysely's `executeQuery` gives it). */
+export type ReadAtOnce = <Row>(query: CompiledQuery<Row>) => Promise<QueryResult<Row>> | undefined;
+
+/**
+ * On SQLite, a read that runs on the connection at once, outside Kysely: its driver takes the one connection through
+ * a lock and half a dozen awaits for each query, about as much of a request's time as SQLite's own work on a kept
+ * read. Only while no transaction is open on the connection (another request's, across its awaits), whose writes a
+ * read must not see before they are committed: the read then goes through Kysely, and waits its turn as before.
+ * Undefined for PostgreSQL and for a transaction's own Kysely instance.
+ */
+export function readsAtOnce(db: object): ReadAtOnce | undefined {
+  const database = sqliteConnections.get(db);
+  if (!database) return undefined;
+  return <Row>(query: CompiledQuery<Row>) => {
+    if (database.inTransaction) return undefined;
+    const statement = database.prepare(query.sql);
+    if (!statement.reader) return undefined;
+    return Promise.resolve({ rows: statement.all(...query.parameters) as Row[] });
+  };
 }
 
 /** The query texts sent to PostgreSQL as named prepared statements, and their names. */
