@@ -17,9 +17,12 @@ export type RouteHandle = {
   load?: () => Promise<unknown>;
   /** The route module it loads (`SCREEN_MODULES`). */
   module?: ScreenModule;
-  /** Starts the queries the route shows first, so that they travel beside its code rather than after it. */
-  prefetch?: (queryClient: QueryClient) => void;
+  /** The queries the route shows first, started beside its code rather than after it. */
+  queries?: readonly FirstQuery[];
 };
+
+/** Starts a query a route shows first. */
+export type FirstQuery = (queryClient: QueryClient) => void;
 
 /** The routes matched by the current location, outermost first (the router computes them once per location). */
 export const RouteMatchesContext = createContext<RouteMatch<string, RouteObject>[]>([]);

@@ -2,10 +2,11 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n';
+import { createQueryClient } from '../lib/react-query';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from '../lib/storage';
 import { envelope, type FetchStub, json, stubFetch } from '../testing/fetch-stub';
 import { TestProviders } from '../testing/render';
-import { AppRoutes } from './router';
+import { AppRoutes, matchLocation, preloadRoutes } from './router';
 
 const CONFIG = {
   version: '2.4.1',
@@ -152,6 +153,24 @@ describe('signed-in routes', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(net.to('/mutenet/notice')).toHaveLength(1);
     expect(net.to('/mutenet/user/package/stat')).toHaveLength(asked);
+  });
+
+  it('starts a screen’s first queries and its shell’s each in a task of its own, the screen’s first', async () => {
+    net.on('GET', '/mutenet/notice', envelope({ content: '' }));
+    const asked = () => net.requests.map((request) => request.path);
+    // What runs before the next task: the promises' callbacks, not the timers'.
+    const beforeNextTask = async () => {
+      for (let turn = 0; turn < 50; turn += 1) await Promise.resolve();
+    };
+    const preloaded = preloadRoutes(matchLocation('/pannel'), '/pannel', createQueryClient());
+    const expected = ['/mutenet/notice', '/mutenet/user/package/stat', '/person/config.json', '/mutenet/login'];
+    for (let started = 1; started <= expected.length; started += 1) {
+      await beforeNextTask();
+      expect(asked()).toEqual(expected.slice(0, started));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await preloaded;
+    expect(asked()).toEqual(expected);
   });
 
   it('sends an unknown path to the dashboard', async () => {
