@@ -104,9 +104,9 @@ export type ReadAtOnce = <Row>(query: CompiledQuery<Row>) => Promise<QueryResult
 /**
  * On SQLite, a read that runs on the connection at once, outside Kysely: its driver takes the one connection through
  * a lock and half a dozen awaits for each query, half as much again as SQLite's own work on a small kept read (4.1
- * against 2.6 µs in one process). Only while no transaction is open on the connection (another request's, across its awaits), whose writes a
- * read must not see before they are committed: the read then goes through Kysely, and waits its turn as before.
- * Undefined for PostgreSQL and for a transaction's own Kysely instance.
+ * against 2.6 µs in one process). Only while no transaction is open on the connection (another request's, across its
+ * awaits), whose writes a read must not see before they are committed: the read then goes through Kysely, and waits
+ * its turn as before. Undefined for PostgreSQL and for a transaction's own Kysely instance.
  */
 export function readsAtOnce(db: object): ReadAtOnce | undefined {
   const database = sqliteConnections.get(db);
