@@ -659,11 +659,13 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   return lines.join('\n');
 }
 
+/** Runs kept under "Previous runs": five pairs of SQLite and PostgreSQL runs; git keeps the older ones. */
+const PREVIOUS_RUNS_KEPT = 10;
 const RESULTS_HEADER = `# Benchmark results
 
-Written by \`npm run bench\` (see README, "Benchmarks"): the newest run first, older ones under "Previous runs".
-"ours ÷ bare" is the app's rate over a bare \`node:http\` server's answering the same bytes in the same run: timings
-on these shared machines are only comparable within one run.
+Written by \`npm run bench\` (see README, "Benchmarks"): the newest run first, the ten before it under "Previous
+runs" (older ones are in this file's git history). "ours ÷ bare" is the app's rate over a bare \`node:http\` server's
+answering the same bytes in the same run: timings on these shared machines are only comparable within one run.
 `;
 
 function writeResults(report: string) {
@@ -675,7 +677,14 @@ function writeResults(report: string) {
       ? existing.slice(latestAt + '## Latest run'.length, previousAt > latestAt ? previousAt : undefined).trim()
       : '';
   const previous = previousAt >= 0 ? existing.slice(previousAt + '## Previous runs'.length).trim() : '';
-  const older = [latest, previous].filter(Boolean).join('\n\n');
+  // Each run is a section of its own (`### date, database`): the newest PREVIOUS_RUNS_KEPT stay.
+  const older = [latest, previous]
+    .filter(Boolean)
+    .join('\n\n')
+    .split(/^(?=### )/m)
+    .slice(0, PREVIOUS_RUNS_KEPT)
+    .join('')
+    .trim();
   // What stands above the runs (the header and the notes written by hand on what each fix gained) stays as it is.
   const head = latestAt > 0 ? existing.slice(0, latestAt).trimEnd() : RESULTS_HEADER.trimEnd();
   fs.writeFileSync(
