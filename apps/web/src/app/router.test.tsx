@@ -1,6 +1,8 @@
+import { QueryObserver } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { captchaQueryOptions } from '../features/auth/api/get-captcha';
 import { i18n } from '../i18n/i18n';
 import { createQueryClient } from '../lib/react-query';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from '../lib/storage';
@@ -108,6 +110,48 @@ describe('route guard', () => {
     localStorage.setItem('token', '');
     const { location } = renderAt('/pannel');
     await waitFor(() => expect(location()).toBe('/login'));
+  });
+});
+
+describe('the public screens’ picture code', () => {
+  it('asks for the login screen’s picture beside its code, and none while a stored session is checked', async () => {
+    await preloadRoutes(matchLocation('/login'), '/login', createQueryClient());
+    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
+    setToken('tok');
+    await preloadRoutes(matchLocation('/login'), '/login', createQueryClient());
+    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
+  });
+
+  it('holds a first query kept for no time until its screen takes it, then lets it go with the screen', async () => {
+    const queryClient = createQueryClient();
+    const captchaState = () => queryClient.getQueryState(['auth', 'captcha']);
+    await preloadRoutes(matchLocation('/register'), '/register', queryClient);
+    await waitFor(() => expect(captchaState()?.status).toBe('success'));
+    // The captcha is single use (gcTime 0): without the stand-in it would be gone a timer after it arrived.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(captchaState()?.data).toMatchObject({ imgId: 'captcha-1' });
+
+    const screenObserver = new QueryObserver(queryClient, captchaQueryOptions());
+    const seen: unknown[] = [];
+    const leave = screenObserver.subscribe((result) => seen.push(result.data));
+    expect(screenObserver.getCurrentResult().data).toMatchObject({ imgId: 'captcha-1' });
+    expect(
+      queryClient
+        .getQueryCache()
+        .find({ queryKey: ['auth', 'captcha'] })
+        ?.getObserversCount(),
+    ).toBe(1);
+    leave();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(captchaState()).toBeUndefined();
+    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
+  });
+
+  it('shows the picture the login screen asked for as it opened, asking once', async () => {
+    renderAt('/login');
+    expect(await screen.findByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,10 @@
-import { type FetchQueryOptions, type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import {
+  type FetchQueryOptions,
+  type QueryClient,
+  type QueryKey,
+  QueryObserver,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { type ComponentType, lazy, useEffect, useMemo, useState } from 'react';
 import {
   matchRoutes,
@@ -10,12 +16,14 @@ import {
   useRoutes,
 } from 'react-router';
 import { sessionUserQueryOptions } from '../features/auth/api/check-session';
+import { captchaQueryOptions } from '../features/auth/api/get-captcha';
 import { plansQueryOptions } from '../features/catalog/api/get-plans';
 import { noticeQueryOptions } from '../features/notice/api/get-notice';
 import { packageStatQueryOptions } from '../features/subscription/api/get-package-stat';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { PATHS } from '../lib/paths';
 import { runtimeConfigQueryOptions } from '../lib/runtime-config';
+import { hasToken } from '../lib/storage';
 import { type FirstQuery, type RouteHandle, RouteMatchesContext } from './route-handle';
 import { LoginRoute } from './routes/login';
 import { mayShow, RootRoute } from './routes/root';
@@ -29,15 +37,35 @@ const ROUTE_MODULES = import.meta.glob<{ default: ComponentType }>([
   '!./routes/root.tsx',
 ]);
 
+/** How long a first query is held for a screen that has not taken it (one the guard turned away, say). */
+const FIRST_QUERY_HELD_MS = 30_000;
+
 /**
  * A query a route shows first, started unless the cache already holds it (as TanStack Query's `usePrefetchQuery`
  * does): the screen's own query refreshes what is there, and a location rendered again, or a call that failed, asks
- * nothing more.
+ * nothing more. Until the screen's own observer takes it, a stand-in holds it in the cache: a query kept for no time
+ * once unobserved (the captcha, single use) would be dropped as it arrived, before the screen had rendered, and asked
+ * for again.
  */
 function firstQuery<T, K extends QueryKey>(options: () => FetchQueryOptions<T, Error, T, K>): FirstQuery {
   return (queryClient) => {
     const query = options();
-    if (!queryClient.getQueryState(query.queryKey)) void queryClient.prefetchQuery(query);
+    if (queryClient.getQueryState(query.queryKey)) return;
+    // The same options, so that its gcTime stays the query's own; disabled, so that it never fetches.
+    const standIn = new QueryObserver(queryClient, { ...query, enabled: false });
+    const letGo = standIn.subscribe(() => {});
+    const { queryHash } = standIn.getCurrentQuery();
+    const release = () => {
+      clearTimeout(timeout);
+      stopWatching();
+      letGo();
+    };
+    const stopWatching = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'observerAdded' && event.observer !== standIn && event.query.queryHash === queryHash)
+        release();
+    });
+    const timeout = setTimeout(release, FIRST_QUERY_HELD_MS);
+    void queryClient.prefetchQuery(query);
   };
 }
 
@@ -64,9 +92,17 @@ function onDemand(module: ScreenModule, queries: readonly FirstQuery[] = []) {
   return { Screen, handle };
 }
 
+// The public screens' picture code is asked for beside their code. With a stored token the login screen first checks
+// the session, and asks for a picture only once that has lapsed.
+const startCaptcha = firstQuery(captchaQueryOptions);
+const loginQueries: FirstQuery[] = [
+  (queryClient) => {
+    if (!hasToken()) startCaptcha(queryClient);
+  },
+];
 // The login screen is in the first bundle; every other screen loads on demand.
-const Register = onDemand('register');
-const ForgetPasswords = onDemand('forget-passwords');
+const Register = onDemand('register', [startCaptcha]);
+const ForgetPasswords = onDemand('forget-passwords', [startCaptcha]);
 const ShowDocx = onDemand('show-docx');
 // The shell shows the version and the signed-in email, checked once each time the app opens.
 const AppLayout = onDemand('app-layout', [firstQuery(runtimeConfigQueryOptions), firstQuery(sessionUserQueryOptions)]);
@@ -85,15 +121,17 @@ function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: R
   return { path, element: <screen.Screen />, handle: { ...screen.handle, title } satisfies RouteHandle };
 }
 
-const titled = (title: RouteHandle['title']): RouteHandle => ({ title });
-
 /** The route table of spec section 2, relative to the base path /person/. */
 export const routes: RouteObject[] = [
   {
     element: <RootRoute />,
     children: [
       { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
-      { path: PATHS.login, element: <LoginRoute />, handle: titled('auth.login.title') },
+      {
+        path: PATHS.login,
+        element: <LoginRoute />,
+        handle: { title: 'auth.login.title', queries: loginQueries } satisfies RouteHandle,
+      },
       screenRoute(PATHS.register, Register, 'auth.register.title'),
       screenRoute(PATHS.forgetPasswords, ForgetPasswords, 'auth.reset.title'),
       screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
