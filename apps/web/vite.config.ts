@@ -160,6 +160,35 @@ const compileScriptsAsTheyLoad: Plugin = {
   },
 };
 
+/** @mantine/hooks' `useId`, as its package's index imports it. */
+const MANTINE_USE_ID = /@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
+
+/**
+ * Every Mantine component with an id rendered twice as a screen first showed: Mantine's `useId` replaces React's id
+ * with a random one in a layout effect on mount, and React renders those components again at once, in the long task
+ * after the first commit (half of it on the login screen, in Chrome's profile). The build takes
+ * `src/components/ui/use-id.ts` in its place, which says why; it fails if Mantine no longer has that module.
+ */
+function mantineIdsInOneRender(): Plugin {
+  const replacement = fileURLToPath(new URL('src/components/ui/use-id.ts', import.meta.url));
+  let replaced = false;
+  return {
+    name: 'mutenet-mantine-ids-in-one-render',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer?.includes('@mantine') || !source.includes('use-id')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || !MANTINE_USE_ID.test(resolved.id)) return resolved;
+      replaced = true;
+      return replacement;
+    },
+    buildEnd(error) {
+      if (!error && !replaced) throw new Error("@mantine/hooks' use-id module was not found: check mantineIdsInOneRender");
+    },
+  };
+}
+
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -190,6 +219,7 @@ export default defineConfig({
   base: '/person/',
   plugins: [
     react(),
+    mantineIdsInOneRender(),
     checkoutInDevelopment,
     preloadDefaultLanguage(),
     scriptsAfterStyles,
