@@ -184,7 +184,8 @@ function mantineIdsInOneRender(): Plugin {
       return replacement;
     },
     buildEnd(error) {
-      if (!error && !replaced) throw new Error("@mantine/hooks' use-id module was not found: check mantineIdsInOneRender");
+      if (!error && !replaced)
+        throw new Error("@mantine/hooks' use-id module was not found: check mantineIdsInOneRender");
     },
   };
 }
