@@ -132,8 +132,7 @@ describe('the public screens’ picture code', () => {
     expect(captchaState()?.data).toMatchObject({ imgId: 'captcha-1' });
 
     const screenObserver = new QueryObserver(queryClient, captchaQueryOptions());
-    const seen: unknown[] = [];
-    const leave = screenObserver.subscribe((result) => seen.push(result.data));
+    const leave = screenObserver.subscribe(() => {});
     expect(screenObserver.getCurrentResult().data).toMatchObject({ imgId: 'captcha-1' });
     expect(
       queryClient
