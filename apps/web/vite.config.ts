@@ -164,10 +164,8 @@ const compileScriptsAsTheyLoad: Plugin = {
 const MANTINE_USE_ID = /@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
 
 /**
- * Every Mantine component with an id rendered twice as a screen first showed: Mantine's `useId` replaces React's id
- * with a random one in a layout effect on mount, and React renders those components again at once, in the long task
- * after the first commit (half of it on the login screen, in Chrome's profile). The build takes
- * `src/components/ui/use-id.ts` in its place, which says why; it fails if Mantine no longer has that module.
+ * Puts `src/components/ui/use-id.ts` in place of @mantine/hooks' `useId` (that file says why: a second render of every
+ * field as a screen first shows); fails the build if Mantine no longer has that module.
  */
 function mantineIdsInOneRender(): Plugin {
   const replacement = fileURLToPath(new URL('src/components/ui/use-id.ts', import.meta.url));
