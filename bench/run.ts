@@ -663,9 +663,10 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
 const PREVIOUS_RUNS_KEPT = 10;
 const RESULTS_HEADER = `# Benchmark results
 
-Written by \`npm run bench\` (see README, "Benchmarks"): the newest run first, the ten before it under "Previous
-runs" (older ones are in this file's git history). "ours ÷ bare" is the app's rate over a bare \`node:http\` server's
-answering the same bytes in the same run: timings on these shared machines are only comparable within one run.
+Written by \`npm run bench\` (see README, "Benchmarks"): the newest run first, the ${PREVIOUS_RUNS_KEPT} before it under
+"Previous runs" (older ones are in this file's git history). "ours ÷ bare" is the app's rate over a bare
+\`node:http\` server's answering the same bytes in the same run: timings on these shared machines are only comparable
+within one run.
 `;
 
 function writeResults(report: string) {
