@@ -9,7 +9,7 @@ import { orderRow, packageRow } from '../test/rows.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
 import { PostgresChangeFeed, UNHEARD } from './change-feed.js';
-import { ReadCache } from './read-cache.js';
+import { ReadCache, type Row } from './read-cache.js';
 
 const HEARTBEAT_MS = 200;
 
@@ -165,7 +165,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
           const row = await server.app.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst();
           return row?.name;
         },
-        (name) => (name === undefined ? undefined : { rows: [`users:${id}`] }),
+        (name) => (name === undefined ? undefined : { rows: [['users', id]] }),
       );
 
     it('answers from memory until another connection changes the row, then reads it again', async () => {
@@ -198,7 +198,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
           await vi.waitFor(() => expect(heard).toContain(`users:${id}`));
           return row?.name;
         },
-        () => ({ rows: [`users:${id}`] }),
+        () => ({ rows: [['users', id]] }),
       );
       expect(stale).toBe('kept.two@example.com');
       expect(cache.size).toBe(0);
@@ -236,7 +236,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
             loads.push(key);
             return key;
           },
-          () => ({ rows: [`users:${key}`], ...(until === undefined ? {} : { until }) }),
+          () => ({ rows: [['users', key]], ...(until === undefined ? {} : { until }) }),
         );
       await read('expiring', 0, 500);
       await read('expiring', 499);
@@ -320,14 +320,14 @@ describe('the database’s changes, on SQLite', () => {
         'key',
         0,
         async () => 'value',
-        () => ({ rows: ['users:1'] }),
+        () => ({ rows: [['users', 1]] }),
       );
     expect(cache.peek('key', 0)).toBeUndefined();
     await read();
     expect(cache.peek('key', 999)).toBe('value');
     expect(cache.peek('key', 1000)).toBeUndefined();
     await read();
-    cache.forgetRow('users:1');
+    cache.forgetRow('users', 1);
     expect(cache.peek('key', 0)).toBeUndefined();
     // Where nothing is heard, nothing is kept.
     const unheard = new ReadCache<string>(UNHEARD, { tables: ['users'], maxEntries: 10, maxAgeMs: 1000 });
@@ -337,7 +337,7 @@ describe('the database’s changes, on SQLite', () => {
         'key',
         0,
         async () => `read ${++loads}`,
-        () => ({ rows: ['users:1'] }),
+        () => ({ rows: [['users', 1]] }),
       );
     }
     expect(loads).toBe(2);
@@ -346,7 +346,7 @@ describe('the database’s changes, on SQLite', () => {
 
   it('drops every value read from a changed row, however many rows each was read from', async () => {
     const cache = new ReadCache<string>(server.app.dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
-    const read = (key: string, rows: string[]) =>
+    const read = (key: string, rows: Row[]) =>
       cache.read(
         key,
         0,
@@ -355,21 +355,49 @@ describe('the database’s changes, on SQLite', () => {
       );
     const kept = () => ['a', 'b', 'c'].filter((key) => cache.peek(key, 0) !== undefined);
     // Two sessions of one user, and a value read from that user and another.
-    await read('a', ['users:1']);
-    await read('b', ['users:1']);
-    await read('c', ['users:1', 'users:2']);
-    cache.forgetRow('users:2');
+    await read('a', [['users', 1]]);
+    await read('b', [['users', 1]]);
+    await read('c', [
+      ['users', 1],
+      ['users', 2],
+    ]);
+    cache.forgetRow('users', 2);
     expect(kept()).toEqual(['a', 'b']);
-    await read('c', ['users:1', 'users:2']);
+    await read('c', [
+      ['users', 1],
+      ['users', 2],
+    ]);
     cache.forget('a');
     expect(kept()).toEqual(['b', 'c']);
     // What is left of the row's keys still goes with it.
-    cache.forgetRow('users:1');
+    cache.forgetRow('users', 1);
     expect(kept()).toEqual([]);
     expect(cache.size).toBe(0);
-    await read('b', ['users:1']);
-    cache.forgetRow('users:1');
+    await read('b', [['users', 1]]);
+    cache.forgetRow('users', 1);
     expect(kept()).toEqual([]);
+  });
+
+  it('refuses a row of a table it was not given, whose changes it would never hear', async () => {
+    const cache = new ReadCache<string>(server.app.dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+    await expect(
+      cache.read(
+        'key',
+        0,
+        async () => 'value',
+        () => ({ rows: [['orders', 1]] }),
+      ),
+    ).rejects.toThrow('the table orders is not among');
+    expect(() => cache.forgetRow('orders', 1)).toThrow('the table orders is not among');
+    // A key the feed reports as text and one the app's own writes give as a number are the same row.
+    await cache.read(
+      'key',
+      0,
+      async () => 'value',
+      () => ({ rows: [['users', 7]] }),
+    );
+    cache.forgetRow('users', '7');
+    expect(cache.peek('key', 0)).toBeUndefined();
   });
 
   it('drops everything kept once another connection commits, before the next read from memory', async () => {
@@ -389,7 +417,7 @@ describe('the database’s changes, on SQLite', () => {
           loads++;
           return (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name;
         },
-        () => ({ rows: [`users:${id}`] }),
+        () => ({ rows: [['users', id]] }),
       );
     expect(await read()).toBe('kept');
     expect(await read()).toBe('kept');

@@ -1,10 +1,13 @@
 import type { ChangeFeed } from './change-feed.js';
 
 /**
- * What a value was read from: its rows, as `table:key` (a key the change feed reports for that table; `table:` for
- * the whole table), and the time after which it is no longer true by itself (an expiry).
+ * A row a value was read from: its table, and its key as the change feed reports it for that table (an id, or `''`
+ * for the whole table).
  */
-export type ReadFrom = { rows: readonly string[]; until?: number };
+export type Row = readonly [table: string, key: string | number];
+
+/** What a value was read from: its rows, and the time after which it is no longer true by itself (an expiry). */
+export type ReadFrom = { rows: readonly Row[]; until?: number };
 
 export type ReadCacheOptions = {
   /** The tables the values are read from: a change to any of them may drop kept values. */
@@ -14,7 +17,10 @@ export type ReadCacheOptions = {
   maxAgeMs: number;
 };
 
-type Entry<V> = { value: V; rows: readonly string[]; until: number };
+type Entry<V> = { value: V; rows: readonly Row[]; until: number };
+
+/** The keys read from each row of a table, by the row's key: one key as it is (almost every row), a set of several. */
+type KeysByRow = Map<string, string | Set<string>>;
 
 /**
  * Values read from the database, kept in memory while the change feed is live and dropped as soon as it reports a
@@ -23,8 +29,11 @@ type Entry<V> = { value: V; rows: readonly string[]; until: number };
  */
 export class ReadCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
-  /** The keys read from each row: one key as it is (almost every row), a set of several (a few hundred bytes less). */
-  readonly #keysByRow = new Map<string, string | Set<string>>();
+  /**
+   * By table, then by row key (a string, as the feed reports it). Not by one `table:key` string: a push drops
+   * thousands of rows, and such a string, made anew for each, cost V8 several times the lookup of a short numeric one.
+   */
+  readonly #keysByRow = new Map<string, KeysByRow>();
   /** Moves with every change heard and every loss: a read begun before it moved is not kept. */
   #generation = 0;
 
@@ -32,7 +41,10 @@ export class ReadCache<V> {
     private readonly feed: ChangeFeed,
     private readonly options: ReadCacheOptions,
   ) {
-    for (const table of options.tables) feed.onChange(table, (key) => this.forgetRow(`${table}:${key}`));
+    for (const table of options.tables) {
+      this.#keysByRow.set(table, new Map());
+      feed.onChange(table, (key) => this.forgetRow(table, key));
+    }
     feed.onReset(() => this.clear());
   }
 
@@ -67,9 +79,9 @@ export class ReadCache<V> {
   }
 
   /** Drops what was read from the row: for this instance's own writes, without waiting for the feed's notice. */
-  forgetRow(row: string): void {
+  forgetRow(table: string, rowKey: string | number): void {
     this.#generation++;
-    const keys = this.#keysByRow.get(row);
+    const keys = this.#rowsOf(table).get(String(rowKey));
     // A push drops thousands of rows, almost all of one key: no array made for each.
     if (typeof keys === 'string') this.#drop(keys);
     else if (keys) for (const key of keys) this.#drop(key);
@@ -89,7 +101,7 @@ export class ReadCache<V> {
   clear(): void {
     this.#generation++;
     this.#entries.clear();
-    this.#keysByRow.clear();
+    for (const rows of this.#keysByRow.values()) rows.clear();
   }
 
   get size(): number {
@@ -97,6 +109,7 @@ export class ReadCache<V> {
   }
 
   #keep(key: string, value: V, { rows, until = Number.POSITIVE_INFINITY }: ReadFrom, now: number): void {
+    for (const [table] of rows) this.#rowsOf(table);
     const previous = this.#entries.get(key);
     if (previous) this.#delete(key, previous);
     // Oldest first out: the entries stay within their bound whatever the traffic.
@@ -105,23 +118,34 @@ export class ReadCache<V> {
       this.#delete(oldest, this.#entries.get(oldest)!);
     }
     this.#entries.set(key, { value, rows, until: Math.min(until, now + this.options.maxAgeMs) });
-    for (const row of rows) {
-      const keys = this.#keysByRow.get(row);
-      if (keys === undefined || keys === key) this.#keysByRow.set(row, key);
-      else if (typeof keys === 'string') this.#keysByRow.set(row, new Set([keys, key]));
+    for (const [table, rowKey] of rows) {
+      const byRow = this.#rowsOf(table);
+      const row = String(rowKey);
+      const keys = byRow.get(row);
+      if (keys === undefined || keys === key) byRow.set(row, key);
+      else if (typeof keys === 'string') byRow.set(row, new Set([keys, key]));
       else keys.add(key);
     }
   }
 
   #delete(key: string, entry: Entry<V>): void {
     this.#entries.delete(key);
-    for (const row of entry.rows) {
-      const keys = this.#keysByRow.get(row);
-      if (keys === key) this.#keysByRow.delete(row);
+    for (const [table, rowKey] of entry.rows) {
+      const byRow = this.#rowsOf(table);
+      const row = String(rowKey);
+      const keys = byRow.get(row);
+      if (keys === key) byRow.delete(row);
       else if (typeof keys === 'object') {
         keys.delete(key);
-        if (keys.size === 1) this.#keysByRow.set(row, keys.values().next().value!);
+        if (keys.size === 1) byRow.set(row, keys.values().next().value!);
       }
     }
+  }
+
+  /** A row of a table the cache does not hear of could never be dropped for a change: a mistake in the caller. */
+  #rowsOf(table: string): KeysByRow {
+    const byRow = this.#keysByRow.get(table);
+    if (!byRow) throw new Error(`ReadCache: the table ${table} is not among the tables it was given`);
+    return byRow;
   }
 }

@@ -144,7 +144,14 @@ export class AuthRepository {
       tokenHash,
       now,
       () => this.#sessionUser.takeFirst(tokenHash, now),
-      (user) => user && { rows: [`users:${user.id}`, `sessions:${user.id}`], until: user.expires_at },
+      (user) =>
+        user && {
+          rows: [
+            ['users', user.id],
+            ['sessions', user.id],
+          ],
+          until: user.expires_at,
+        },
     );
   }
 
@@ -158,7 +165,7 @@ export class AuthRepository {
    * every instance hears, this one too).
    */
   #forgetUser(userId: number): void {
-    this.#sessions.forgetRow(`users:${userId}`);
+    this.#sessions.forgetRow('users', userId);
   }
 
   async deleteExpiredSessions(now: number): Promise<void> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { ReadCache, type Row } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
 
 export type PlanRow = {
@@ -38,7 +38,7 @@ const PLAN_COLUMNS = ['id', 'plan_group', 'names', 'contents', 'visible', 'sort'
 const PACKAGE_COLUMNS = ['id', 'plan_id', 'label', 'days', 'traffic_bytes', 'sort'] as const;
 
 /** The row the catalogue's version is read from, as the change feed names it (the table has one row). */
-const VERSION_ROW = 'catalog_version:';
+const VERSION_ROW: Row = ['catalog_version', ''];
 
 export class CatalogRepository {
   /** Read on every catalogue request: compiled once. */
@@ -59,7 +59,7 @@ export class CatalogRepository {
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
   version(now: number): Promise<number> {
     return this.#keptVersion.read(
-      VERSION_ROW,
+      'version',
       now,
       async () => Number((await this.#version.takeFirst(1))?.version ?? 0),
       () => ({ rows: [VERSION_ROW] }),
@@ -71,7 +71,7 @@ export class CatalogRepository {
     try {
       return await work;
     } finally {
-      this.#keptVersion.forgetRow(VERSION_ROW);
+      this.#keptVersion.forgetRow(...VERSION_ROW);
     }
   }
 

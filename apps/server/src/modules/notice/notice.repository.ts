@@ -1,11 +1,11 @@
 import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { compiledOnce } from '../../db/compiled-query.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { ReadCache, type Row } from '../../db/read-cache.js';
 import type { Executor } from '../../db/transaction.js';
 
 const NOTICE_KEY = 'notice';
 /** The notice's row, as the change feed names it. */
-const NOTICE_ROW = `settings:${NOTICE_KEY}`;
+const NOTICE_ROW: Row = ['settings', NOTICE_KEY];
 
 export class NoticeRepository {
   /** Read on every dashboard visit: compiled once. */
@@ -39,11 +39,11 @@ export class NoticeRepository {
       .values({ key: NOTICE_KEY, value, updated_at: now })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
       .execute();
-    this.#kept.forgetRow(NOTICE_ROW);
+    this.#kept.forgetRow(...NOTICE_ROW);
   }
 
   async clear(): Promise<void> {
     await this.db.deleteFrom('settings').where('key', '=', NOTICE_KEY).execute();
-    this.#kept.forgetRow(NOTICE_ROW);
+    this.#kept.forgetRow(...NOTICE_ROW);
   }
 }

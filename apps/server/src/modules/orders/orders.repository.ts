@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { ReadCache, type Row } from '../../db/read-cache.js';
 import { type Executor, whenCommitted } from '../../db/transaction.js';
 
 export type OrderRow = {
@@ -75,7 +75,7 @@ const KEPT_ORDERS_MS = 60_000;
 const KEPT_LIST_MAX = 20;
 
 /** A customer's orders' row, as the change feed names it. */
-const ordersRow = (userId: number) => `orders:${userId}`;
+const ordersRow = (userId: number): Row => ['orders', userId];
 
 export class OrdersRepository {
   /** The customer's own calls, on every visit to the orders screen: compiled once. */
@@ -117,7 +117,7 @@ export class OrdersRepository {
 
   /** This instance's own writes drop what they change once committed, without waiting for the database's notice. */
   #changed(userId: number): void {
-    whenCommitted(this.db, () => this.#kept.forgetRow(ordersRow(userId)));
+    whenCommitted(this.db, () => this.#kept.forgetRow(...ordersRow(userId)));
   }
 
   /** The customer's newest orders, kept while the database reports their changes (outside transactions). */

@@ -3,7 +3,7 @@ import { BatchedLookup } from '../../db/batched-lookup.js';
 import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { isPostgres } from '../../db/column-types.js';
 import { compiledOnce } from '../../db/compiled-query.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { ReadCache, type Row } from '../../db/read-cache.js';
 import { type Executor, whenCommitted } from '../../db/transaction.js';
 
 export type UserPackageRow = {
@@ -83,8 +83,8 @@ const KEPT_SUBSCRIBER_MS = 60_000;
 const LINKS_READ_TOGETHER = 500;
 
 /** A customer's packages' row, and their own row, as the change feed names them. */
-const packagesRow = (userId: number) => `user_packages:${userId}`;
-const userRow = (userId: number) => `users:${userId}`;
+const packagesRow = (userId: number): Row => ['user_packages', userId];
+const userRow = (userId: number): Row => ['users', userId];
 
 /**
  * PostgreSQL, several links at once: each customer with the packages live at any time between the first and the last
@@ -219,9 +219,8 @@ export class SubscriptionRepository {
   #changed(userIds: Iterable<number>): void {
     whenCommitted(this.db, () => {
       for (const userId of userIds) {
-        const row = packagesRow(userId);
-        this.#kept.packages.forgetRow(row);
-        this.#kept.subscribers.forgetRow(row);
+        this.#kept.packages.forgetRow(...packagesRow(userId));
+        this.#kept.subscribers.forgetRow(...packagesRow(userId));
       }
     });
   }
@@ -408,7 +407,7 @@ export class SubscriptionRepository {
       .where('id', '=', userId)
       .execute();
     // The old link stops at once on this instance too, without waiting for the database's notice.
-    whenCommitted(this.db, () => this.#kept.subscribers.forgetRow(userRow(userId)));
+    whenCommitted(this.db, () => this.#kept.subscribers.forgetRow(...userRow(userId)));
   }
 
   async getSetting(key: string): Promise<string | undefined> {
