@@ -20,19 +20,33 @@ function recorded(maxKeys = 100) {
   return { lookup, queries };
 }
 
+/** The end of the event loop's current turn, when a lookup that found none under way goes. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('BatchedLookup', () => {
-  it('sends a lookup that finds none under way at once, alone', async () => {
+  it('sends a lookup that finds none under way at the end of the turn, with those made in the same turn', async () => {
     const { lookup, queries } = recorded();
     const a = lookup.get('a', 1);
-    expect(queries.map((query) => query.keys)).toEqual([['a']]);
-    queries[0]!.answer({ a: 'A' });
-    expect(await a).toBe('A');
+    const b = lookup.get('b', 2);
+    expect(queries).toHaveLength(0);
+    await turn();
+    expect(queries.map((query) => query.keys)).toEqual([['a', 'b']]);
+    queries[0]!.answer({ a: 'A', b: 'B' });
+    expect(await Promise.all([a, b])).toEqual(['A', 'B']);
+    // Alone in its turn, a lookup goes alone.
+    const c = lookup.get('c', 3);
+    await turn();
+    expect(queries.map((query) => query.keys)).toEqual([['a', 'b'], ['c']]);
+    queries[1]!.answer({ c: 'C' });
+    expect(await c).toBe('C');
   });
 
   it('sends the lookups made while one is under way together, each key once, with every lookup’s arg', async () => {
     const { lookup, queries } = recorded();
     const first = lookup.get('a', 1);
+    await turn();
     const waiting = [lookup.get('b', 2), lookup.get('c', 3), lookup.get('b', 4), lookup.get('a', 5)];
+    await turn();
     expect(queries).toHaveLength(1);
     queries[0]!.answer({ a: 'A1' });
     expect(await first).toBe('A1');
@@ -48,18 +62,20 @@ describe('BatchedLookup', () => {
   it('sends at most maxKeys keys a query, the longest waiting first', async () => {
     const { lookup, queries } = recorded(2);
     const all = [lookup.get('a', 0), lookup.get('b', 0), lookup.get('c', 0), lookup.get('d', 0), lookup.get('e', 0)];
-    queries[0]!.answer({ a: 'A' });
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    queries[1]!.answer({ b: 'B', c: 'C' });
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    queries[2]!.answer({ d: 'D', e: 'E' });
+    await turn();
+    queries[0]!.answer({ a: 'A', b: 'B' });
+    await turn();
+    queries[1]!.answer({ c: 'C', d: 'D' });
+    await turn();
+    queries[2]!.answer({ e: 'E' });
     expect(await Promise.all(all)).toEqual(['A', 'B', 'C', 'D', 'E']);
-    expect(queries.map((query) => query.keys)).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
+    expect(queries.map((query) => query.keys)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
 
   it('fails every lookup of a failed query, and goes on with those that waited for it', async () => {
     const { lookup, queries } = recorded();
     const first = lookup.get('a', 0);
+    await turn();
     const failing = [lookup.get('b', 0), lookup.get('b', 0)];
     queries[0]!.answer({ a: 'A' });
     expect(await first).toBe('A');
@@ -70,8 +86,9 @@ describe('BatchedLookup', () => {
     expect(queries.map((query) => query.keys)).toEqual([['a'], ['b'], ['c']]);
     queries[2]!.answer({ c: 'C' });
     expect(await next).toBe('C');
-    // Idle again: the next lookup goes at once.
+    // Idle again: the next lookup goes at the end of its turn.
     const later = lookup.get('d', 0);
+    await turn();
     expect(queries).toHaveLength(4);
     queries[3]!.answer({ d: 'D' });
     expect(await later).toBe('D');

@@ -1,16 +1,17 @@
 type Waiting<Arg, Value> = { arg: Arg; resolve(value: Value | undefined): void; reject(error: unknown): void };
 
 /**
- * Lookups by key that come while one is under way wait for it, then go to the database together, as one query for
- * all their keys: on PostgreSQL each query costs the app a round trip's work (the client's messages and their
- * parsing), as much as the rest of a small call. A burst of lookups (client apps fetching their links after an
- * outage, each a link not read for hours) costs a query per batch rather than one each. A lookup that finds none under
- * way goes at once, alone: nothing waits that would not have waited anyway. `lookUp` gets the batch's keys (each once)
- * and every waiting lookup's `arg` (the time each asks about, say), and answers each key's value (none for a key it
- * does not find).
+ * Lookups by key go to the database together, as one query for all their keys: on PostgreSQL each query costs the
+ * app a round trip's work (the client's messages and their parsing), as much as the rest of a small call. A burst of
+ * lookups (client apps fetching their links after an outage, each a link not read for hours) costs a query per batch
+ * rather than one each. A lookup that finds none under way waits only for the end of the event loop's current turn
+ * (`setImmediate`), so that the requests read from the sockets in the same turn go with it; those that come while a
+ * query is under way wait for it. `lookUp` gets the batch's keys (each once) and every waiting lookup's `arg` (the
+ * time each asks about, say), and answers each key's value (none for a key it does not find).
  */
 export class BatchedLookup<Key, Arg, Value> {
   #waiting = new Map<Key, Waiting<Arg, Value>[]>();
+  /** A run is due at the end of this turn, or under way: a new lookup then only joins the waiting ones. */
   #busy = false;
 
   constructor(
@@ -23,12 +24,13 @@ export class BatchedLookup<Key, Arg, Value> {
       const waiting = this.#waiting.get(key);
       if (waiting) waiting.push({ arg, resolve, reject });
       else this.#waiting.set(key, [{ arg, resolve, reject }]);
-      if (!this.#busy) void this.#run();
+      if (this.#busy) return;
+      this.#busy = true;
+      setImmediate(() => void this.#run());
     });
   }
 
   async #run(): Promise<void> {
-    this.#busy = true;
     while (this.#waiting.size > 0) {
       const batch = this.#take();
       const args = [...batch.values()].flatMap((waiting) => waiting.map((one) => one.arg));
