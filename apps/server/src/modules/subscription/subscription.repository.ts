@@ -219,8 +219,9 @@ export class SubscriptionRepository {
   #changed(userIds: Iterable<number>): void {
     whenCommitted(this.db, () => {
       for (const userId of userIds) {
-        this.#kept.packages.forgetRow(...packagesRow(userId));
-        this.#kept.subscribers.forgetRow(...packagesRow(userId));
+        const [table, key] = packagesRow(userId);
+        this.#kept.packages.forgetRow(table, key);
+        this.#kept.subscribers.forgetRow(table, key);
       }
     });
   }
