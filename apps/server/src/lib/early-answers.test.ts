@@ -70,6 +70,19 @@ describe('early answers', () => {
       reached.early.push('unwritable');
       return { status: 200, headers: { 'x-bad': 'line\nbreak' }, body: 'never sent' };
     });
+    // Answers given at once, not as promises.
+    earlyAnswers.add('/at-once', ({ query }) => {
+      reached.early.push('at once');
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: `at once ${query.x ?? ''}` };
+    });
+    earlyAnswers.add('/declined-at-once', () => {
+      reached.early.push('declined at once');
+      return undefined;
+    });
+    earlyAnswers.add('/unwritable-at-once', () => {
+      reached.early.push('unwritable at once');
+      return { status: 200, headers: { 'x-bad': 'line\nbreak' }, body: 'never sent' };
+    });
     const { server, call } = await serve(earlyAnswers, reached);
     servers.push(server);
     const start = () =>
@@ -102,6 +115,18 @@ describe('early answers', () => {
     expect(reached.fastify).toEqual([]);
   });
 
+  it('answers at once what its answer gives at once, as it answers a promised one', async () => {
+    const { reached, call, start } = await setUp();
+    start();
+    const answer = await call('GET', '/at-once?x=1');
+    expect(answer).toMatchObject({ status: 200, body: 'at once 1' });
+    expect(answer.headers).toMatchObject({ 'x-request-id': 'an-id', 'content-length': '9' });
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(reached.early).toEqual(['at once']);
+    expect(reached.counted).toEqual([['GET', '/at-once', 200]]);
+    expect(reached.fastify).toEqual([]);
+  });
+
   it('sends each header once, an answer’s own in place of the default or the request id', async () => {
     const { call, start } = await setUp();
     start();
@@ -120,6 +145,8 @@ describe('early answers', () => {
       ['GET', '/failing?x=1'],
       ['GET', '/throwing'],
       ['GET', '/unwritable'],
+      ['GET', '/declined-at-once'],
+      ['GET', '/unwritable-at-once'],
       ['POST', '/answered'],
       ['HEAD', '/answered'],
       ['GET', '/answered/'],
@@ -129,13 +156,22 @@ describe('early answers', () => {
     }
     earlyAnswers.close();
     expect((await call('GET', '/answered')).status).toBe(299);
-    expect(reached.early).toEqual(['declined', 'failing', 'throwing', 'unwritable']);
+    expect(reached.early).toEqual([
+      'declined',
+      'failing',
+      'throwing',
+      'unwritable',
+      'declined at once',
+      'unwritable at once',
+    ]);
     expect(reached.fastify).toEqual([
       'GET /answered',
       'GET /declined',
       'GET /failing?x=1',
       'GET /throwing',
       'GET /unwritable',
+      'GET /declined-at-once',
+      'GET /unwritable-at-once',
       'POST /answered',
       'HEAD /answered',
       'GET /answered/',

@@ -4,6 +4,7 @@ import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyBaseLogger } from 'fastify';
 import { COMPRESS_FROM_BYTES } from './compression.js';
 import { clientIp, protocolOf } from './forwarded.js';
+import type { MaybePromise } from './maybe-promise.js';
 import { defaultHeaderPairsFor } from './security-headers.js';
 
 /**
@@ -22,10 +23,10 @@ export type Answer = { status: number; headers: Readonly<Record<string, string>>
 
 /**
  * The answer to a request, or undefined to leave the request to Fastify, which then answers it in full (an error
- * in the user's language, an answer to compress). Whatever it does must be safe to do again on the way there, or be
- * done through `oncePerRequest`.
+ * in the user's language, an answer to compress); given at once when it is, else as a promise. Whatever it does must
+ * be safe to do again on the way there, or be done through `oncePerRequest`.
  */
-export type EarlyAnswer = (request: EarlyRequest) => Promise<Answer | undefined>;
+export type EarlyAnswer = (request: EarlyRequest) => MaybePromise<Answer | undefined>;
 
 /** An answer that needs nothing of Fastify's hooks: nothing to send, or a body already compressed or too short to be. */
 export function goesAsIs({ headers, body }: Answer): boolean {
@@ -153,7 +154,7 @@ export class EarlyAnswers {
       if (error) started.log.debug({ err: { message: error.message }, route: routed.route }, 'early answer failed');
       fastify(request, response);
     };
-    let answering: Promise<Answer | undefined>;
+    let answering: MaybePromise<Answer | undefined>;
     try {
       const query = queryAt === -1 ? {} : (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>);
       const ip = () => clientIp(request, this.options.trustProxy);
@@ -162,7 +163,7 @@ export class EarlyAnswers {
       leave(error as Error);
       return true;
     }
-    answering.then((answered) => {
+    const answer = (answered: Answer | undefined) => {
       if (!answered) return leave();
       try {
         this.#write(request, response, routed.route, answered, startedAt, started);
@@ -170,7 +171,9 @@ export class EarlyAnswers {
         if (response.headersSent) response.destroy(error as Error);
         else leave(error as Error);
       }
-    }, leave);
+    };
+    if (answering instanceof Promise) answering.then(answer, leave);
+    else answer(answering);
     return true;
   }
 

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { GZIPPED_HEADERS } from '../../lib/compression.js';
 import { type Answer, goesAsIs } from '../../lib/early-answers.js';
+import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { NodeView } from '../nodes/nodes.service.js';
 import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
 import { readPushBody } from './push-body.js';
@@ -60,11 +61,10 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
   });
 
   /** The node whose own id and token the call carries (a shared token is not accepted), else undefined. */
-  function callingNode(query: unknown, apiKey: unknown): Promise<NodeView | undefined> {
+  function callingNode(query: unknown, apiKey: unknown): MaybePromise<NodeView | undefined> {
     const parsed = NodeQuerySchema.safeParse(query);
     const token = parsed.data?.token ?? (typeof apiKey === 'string' ? apiKey : undefined);
-    if (!parsed.success || !token) return Promise.resolve(undefined);
-    // Its promise as it is: an async function's would be awaited once more, on the node API's every call.
+    if (!parsed.success || !token) return undefined;
     return fastify.nodes.authenticate(Number(parsed.data.node_id), token, parsed.data.node_type);
   }
 
@@ -85,15 +85,14 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
 
   // What an agent pulls, answered by the same code on the route and, when it goes as it is, before Fastify routes
   // it (lib/early-answers.ts): every node pulls both every minute, and most pulls are 304s.
-  const pulls = {
-    [`${NODE_API_PREFIX}/config`]: async (headers: IncomingHttpHeaders, node: NodeView) => {
+  // Each answered at once when it can be (lib/maybe-promise.ts), as is the node's check and its heartbeat.
+  const pulls: Record<string, (headers: IncomingHttpHeaders, node: NodeView) => MaybePromise<Answer>> = {
+    [`${NODE_API_PREFIX}/config`]: (headers, node) => {
       const { body, etag } = uniProxyConfigAnswer(node);
       return taggedAnswer(headers, body, etag);
     },
-    [`${NODE_API_PREFIX}/user`]: async (headers: IncomingHttpHeaders) => {
-      const list = await users.current();
-      return taggedAnswer(headers, list.body, list.etag, list.gzipped);
-    },
+    [`${NODE_API_PREFIX}/user`]: (headers) =>
+      thenMaybe(users.current(), (list) => taggedAnswer(headers, list.body, list.etag, list.gzipped)),
   };
   for (const [path, answerTo] of Object.entries(pulls)) {
     app.get(path, async (request, reply) => {
@@ -101,15 +100,16 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
       return reply.code(status).headers(headers).send(body);
     });
     // A call the route would refuse, or whose answer wants compressing, is left to it.
-    fastify.earlyAnswers.add(path, async ({ raw, query }) => {
-      const node = await callingNode(query, raw.headers['x-api-key']);
-      if (!node) return undefined;
-      // Almost always none to wait for (one a minute per node): no await then.
-      const heartbeat = recordHeartbeat(node, fastify.log);
-      if (heartbeat) await heartbeat;
-      const answer = await answerTo(raw.headers, node);
-      return goesAsIs(answer) ? answer : undefined;
-    });
+    fastify.earlyAnswers.add(path, ({ raw, query }) =>
+      thenMaybe(callingNode(query, raw.headers['x-api-key']), (node) => {
+        if (!node) return undefined;
+        const answer = () =>
+          thenMaybe(answerTo(raw.headers, node), (answered) => (goesAsIs(answered) ? answered : undefined));
+        // Almost always none to wait for (one a minute per node).
+        const heartbeat = recordHeartbeat(node, fastify.log);
+        return heartbeat ? heartbeat.then(answer) : answer();
+      }),
+    );
   }
 
   app.post(`${NODE_API_PREFIX}/push`, {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
 
 /** However quiet the writes, a cached list is rebuilt at least this often (operator changes without Redis). */
@@ -30,15 +31,25 @@ export class UserListCache {
     private readonly now: () => number,
   ) {}
 
-  async current(): Promise<UserList> {
-    // A store that is away leaves the version unknown: the list kept is served until its time is up, then built
-    // again from the database, so that agents keep pulling a list at most a minute old rather than a 503.
-    let version: Entry['version'];
+  /** The list, at once when the kept one is current and the store answers from memory. */
+  current(): MaybePromise<UserList> {
+    return thenMaybe(this.#version(), (version) => this.#listFor(version));
+  }
+
+  /**
+   * A store that is away leaves the version unknown: the list kept is served until its time is up, then built
+   * again from the database, so that agents keep pulling a list at most a minute old rather than a 503.
+   */
+  #version(): MaybePromise<Entry['version']> {
     try {
-      version = await this.subscriptions.usersVersion();
+      const version = this.subscriptions.usersVersion();
+      return version instanceof Promise ? version.catch(() => UNKNOWN) : version;
     } catch {
-      version = UNKNOWN;
+      return UNKNOWN;
     }
+  }
+
+  #listFor(version: Entry['version']): MaybePromise<UserList> {
     const entry = this.#entry;
     if (entry && (version === UNKNOWN || entry.version === version) && this.now() < entry.validUntil) return entry;
     // One rebuild at a time: concurrent pulls wait for the same one.

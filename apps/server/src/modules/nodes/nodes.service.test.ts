@@ -54,6 +54,20 @@ describe.each(DATABASES)('the node table kept in memory (%s)', (database) => {
     expect(await nodes.authenticate(nodeId, token!)).toBeUndefined();
     expect(await nodes.authenticate(nodeId, rotated!)).toBeDefined();
   });
+
+  it('checks a token without waiting while the copy is fresh, and after reading the table once it is not', async () => {
+    const { nodes } = server.app;
+    const token = await nodes.rotateToken(nodeId);
+    await nodes.all();
+    const atOnce = nodes.authenticate(nodeId, token!);
+    expect(atOnce).not.toBeInstanceOf(Promise);
+    expect(atOnce).toMatchObject({ id: nodeId });
+    expect(nodes.authenticate(nodeId, 'not its token')).toBeUndefined();
+    server.clock.advance(PAST_CACHE_MS);
+    const reloaded = nodes.authenticate(nodeId, token!);
+    expect(reloaded).toBeInstanceOf(Promise);
+    expect(await reloaded).toMatchObject({ id: nodeId });
+  });
 });
 
 describe('a Shadowsocks 2022 user key', () => {

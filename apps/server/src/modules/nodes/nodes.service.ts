@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Node, RequestLanguage } from '@mutenet/contract';
 import type { Executor } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 import { equalInConstantTime, hashToken, matchesHash, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
@@ -104,8 +105,16 @@ export class NodesService {
 
   /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
-    const now = this.now();
-    if (this.#loaded && this.#readAt !== undefined && now - this.#readAt <= NODE_CACHE_MS) return this.#loaded.views;
+    return this.#fresh() ?? this.#reload();
+  }
+
+  /** The nodes, when the copy in memory is still fresh. */
+  #fresh(): NodeView[] | undefined {
+    const readAt = this.#readAt;
+    return readAt !== undefined && this.now() - readAt <= NODE_CACHE_MS ? this.#loaded?.views : undefined;
+  }
+
+  #reload(): Promise<NodeView[]> {
     this.#loading ??= this.repository
       .list()
       .then((rows) => {
@@ -127,8 +136,13 @@ export class NodesService {
   }
 
   /** The node whose id and own token these are (and whose type, when the agent names one), else undefined. */
-  async authenticate(nodeId: number, token: string, nodeType?: string): Promise<NodeView | undefined> {
-    await this.all();
+  authenticate(nodeId: number, token: string, nodeType?: string): MaybePromise<NodeView | undefined> {
+    // At once while the copy is fresh: every call of every node's agent comes here.
+    if (this.#fresh()) return this.#authenticated(nodeId, token, nodeType);
+    return this.#reload().then(() => this.#authenticated(nodeId, token, nodeType));
+  }
+
+  #authenticated(nodeId: number, token: string, nodeType: string | undefined): NodeView | undefined {
     const node = this.#byId.get(nodeId);
     const expected = this.#tokenHashes.get(nodeId);
     if (!node || !expected) return undefined;

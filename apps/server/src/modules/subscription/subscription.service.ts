@@ -8,6 +8,7 @@ import {
 import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import {
@@ -142,7 +143,7 @@ export class SubscriptionService {
     return this.repository.nextScheduleChange(this.now());
   }
 
-  usersVersion(): Promise<string | null> {
+  usersVersion(): MaybePromise<string | null> {
     return this.deps.store.get(USERS_VERSION_KEY);
   }
 

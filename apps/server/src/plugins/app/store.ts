@@ -1,13 +1,15 @@
 import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 /**
  * Short-lived shared state (captchas, email codes, counters). In memory for a single instance; in Redis when
  * `REDIS_URL` is set, so that every instance behind a load balancer sees the same values.
  */
 export interface Store {
-  get(key: string): Promise<string | null>;
+  /** At once from memory (a node agent's every pull reads the users' version), from Redis as a promise. */
+  get(key: string): MaybePromise<string | null>;
   /** Several keys in one round trip, in order. */
   getMany(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -45,7 +47,7 @@ export class MemoryStore implements Store {
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
   }
 
-  async get(key: string) {
+  get(key: string) {
     return this.#live(key)?.value ?? null;
   }
   async getMany(keys: string[]) {
