@@ -376,6 +376,13 @@ describe('the database’s changes, on SQLite', () => {
     await read('b', [['users', 1]]);
     cache.forgetRow('users', 1);
     expect(kept()).toEqual([]);
+    // Many rows at once (a push's), their keys given as numbers or as text alike.
+    await read('a', [['users', '3']]);
+    await read('b', [['users', 4]]);
+    await read('c', [['users', 5]]);
+    cache.forgetRows('users', [3, '4', 6]);
+    expect(kept()).toEqual(['c']);
+    expect(() => cache.forgetRows('orders', [5])).toThrow('the table orders is not among');
   });
 
   it('refuses a row of a table it was not given, whose changes it would never hear', async () => {

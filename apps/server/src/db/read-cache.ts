@@ -20,7 +20,17 @@ export type ReadCacheOptions = {
 type Entry<V> = { value: V; rows: readonly Row[]; until: number };
 
 /** The keys read from each row of a table, by the row's key: one key as it is (almost every row), a set of several. */
-type KeysByRow = Map<string, string | Set<string>>;
+type KeysByRow = Map<string | number, string | Set<string>>;
+
+const INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
+
+/**
+ * A row's key as it is kept: an integer as a number, whether the app gives it so or the feed as text (PostgreSQL's
+ * notices are text). Not every key as text: a push looks up thousands of ids, and making each one's text cost more
+ * than the lookup.
+ */
+const rowKeyOf = (key: string | number): string | number =>
+  typeof key === 'number' || !INTEGER.test(key) ? key : Number(key);
 
 /**
  * Values read from the database, kept in memory while the change feed is live and dropped as soon as it reports a
@@ -30,8 +40,8 @@ type KeysByRow = Map<string, string | Set<string>>;
 export class ReadCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
   /**
-   * By table, then by row key (a string, as the feed reports it). Not by one `table:key` string: a push drops
-   * thousands of rows, and such a string, made anew for each, cost V8 several times the lookup of a short numeric one.
+   * By table, then by row key (`rowKeyOf`). Not by one `table:key` string: a push drops thousands of rows, and such
+   * a string, made anew for each, cost V8 several times the lookup of a short numeric one.
    */
   readonly #keysByRow = new Map<string, KeysByRow>();
   /** Moves with every change heard and every loss: a read begun before it moved is not kept. */
@@ -80,11 +90,21 @@ export class ReadCache<V> {
 
   /** Drops what was read from the row: for this instance's own writes, without waiting for the feed's notice. */
   forgetRow(table: string, rowKey: string | number): void {
+    this.forgetRows(table, [rowKey]);
+  }
+
+  /** Drops what was read from these rows of one table: a push's thousands, the table looked up once. */
+  forgetRows(table: string, rowKeys: Iterable<string | number>): void {
     this.#generation++;
-    const keys = this.#rowsOf(table).get(String(rowKey));
-    // A push drops thousands of rows, almost all of one key: no array made for each.
-    if (typeof keys === 'string') this.#drop(keys);
-    else if (keys) for (const key of keys) this.#drop(key);
+    const byRow = this.#rowsOf(table);
+    // Nothing kept from the table (an instance no customer has called lately): no row to look up.
+    if (byRow.size === 0) return;
+    for (const rowKey of rowKeys) {
+      const keys = byRow.get(rowKeyOf(rowKey));
+      // Almost every row has one key: no array made for each.
+      if (typeof keys === 'string') this.#drop(keys);
+      else if (keys) for (const key of keys) this.#drop(key);
+    }
   }
 
   /** Drops one kept value, as `forgetRow` drops a row's. */
@@ -120,7 +140,7 @@ export class ReadCache<V> {
     this.#entries.set(key, { value, rows, until: Math.min(until, now + this.options.maxAgeMs) });
     for (const [table, rowKey] of rows) {
       const byRow = this.#rowsOf(table);
-      const row = String(rowKey);
+      const row = rowKeyOf(rowKey);
       const keys = byRow.get(row);
       if (keys === undefined || keys === key) byRow.set(row, key);
       else if (typeof keys === 'string') byRow.set(row, new Set([keys, key]));
@@ -132,7 +152,7 @@ export class ReadCache<V> {
     this.#entries.delete(key);
     for (const [table, rowKey] of entry.rows) {
       const byRow = this.#rowsOf(table);
-      const row = String(rowKey);
+      const row = rowKeyOf(rowKey);
       const keys = byRow.get(row);
       if (keys === key) byRow.delete(row);
       else if (typeof keys === 'object') {

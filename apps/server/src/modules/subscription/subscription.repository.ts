@@ -83,7 +83,8 @@ const KEPT_SUBSCRIBER_MS = 60_000;
 const LINKS_READ_TOGETHER = 500;
 
 /** A customer's packages' row, and their own row, as the change feed names them. */
-const packagesRow = (userId: number): Row => ['user_packages', userId];
+const PACKAGES_TABLE = 'user_packages';
+const packagesRow = (userId: number): Row => [PACKAGES_TABLE, userId];
 const userRow = (userId: number): Row => ['users', userId];
 
 /**
@@ -216,13 +217,10 @@ export class SubscriptionRepository {
   }
 
   /** This instance's own writes drop what they change once committed, without waiting for the database's notice. */
-  #changed(userIds: Iterable<number>): void {
+  #changed(userIds: readonly number[]): void {
     whenCommitted(this.db, () => {
-      for (const userId of userIds) {
-        const [table, key] = packagesRow(userId);
-        this.#kept.packages.forgetRow(table, key);
-        this.#kept.subscribers.forgetRow(table, key);
-      }
+      this.#kept.packages.forgetRows(PACKAGES_TABLE, userIds);
+      this.#kept.subscribers.forgetRows(PACKAGES_TABLE, userIds);
     });
   }
 
