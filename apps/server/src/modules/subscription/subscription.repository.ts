@@ -3,6 +3,7 @@ import { BatchedLookup } from '../../db/batched-lookup.js';
 import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { isPostgres } from '../../db/column-types.js';
 import { compiledOnce } from '../../db/compiled-query.js';
+import { jsonbIntegerRows } from '../../db/jsonb.js';
 import { ReadCache, type Row } from '../../db/read-cache.js';
 import { type Executor, whenCommitted } from '../../db/transaction.js';
 
@@ -310,7 +311,7 @@ export class SubscriptionRepository {
         ))`
       : // Binary JSON rows, each read once: ->> then finds a field without parsing the row's text again.
         sql`pushed as materialized (select value ->> 0 as user_id, value ->> 1 as up, value ->> 2 as down
-          from jsonb_each(${pushedJson(entries)}))`;
+          from jsonb_each(${jsonbIntegerRows(entries, PUSHED_COLUMNS)}))`;
     const period = currentPeriod(now);
     const update = sql`
       with ${pushed}
@@ -536,12 +537,9 @@ function runningPackageId(db: Executor, user: number | RawBuilder<number>, now: 
     .limit(sql.lit(1));
 }
 
-/** `[[userId, upload, download], …]` as JSON, written directly: no array per user made to be stringified. */
-function pushedJson(entries: TrafficEntry[]): string {
-  let json = '[';
-  for (let i = 0; i < entries.length; i++) {
-    const { userId, upload, download } = entries[i]!;
-    json += `${i ? ',' : ''}[${userId},${upload},${download}]`;
-  }
-  return `${json}]`;
-}
+/** A pushed row's values, in the order the statement reads them. */
+const PUSHED_COLUMNS = [
+  (entry: TrafficEntry) => entry.userId,
+  (entry: TrafficEntry) => entry.upload,
+  (entry: TrafficEntry) => entry.download,
+];

@@ -1,5 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
+import { digitCount, writeDigitsBefore } from '../../lib/decimal-digits.js';
 
 /**
  * The captcha picture: svg-captcha's look (its font, size, colours and noise lines), drawn at a fraction of its cost.
@@ -71,9 +72,6 @@ class RandomBytes {
   }
 }
 
-/** "00" to "99" as ASCII bytes, two a number. */
-const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : ((i >> 1) / 10) | 0));
-
 /**
  * Writes a whole number below a million either way at `at`, after a space if `separate` and no minus sign sets it
  * apart; returns where it ends.
@@ -85,22 +83,8 @@ function writeNumber(bytes: Uint8Array, at: number, n: number, separate: boolean
   } else if (separate) {
     bytes[at++] = 0x20;
   }
-  const end = at + (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : 6);
-  let digit = end;
-  // Two digits a division: most numbers have two to four.
-  while (n >= 100) {
-    const rest = (n / 100) | 0;
-    const pair = (n - rest * 100) << 1;
-    bytes[--digit] = DIGIT_PAIRS[pair + 1]!;
-    bytes[--digit] = DIGIT_PAIRS[pair]!;
-    n = rest;
-  }
-  if (n >= 10) {
-    bytes[--digit] = DIGIT_PAIRS[(n << 1) + 1]!;
-    bytes[--digit] = DIGIT_PAIRS[n << 1]!;
-  } else {
-    bytes[--digit] = 0x30 + n;
-  }
+  const end = at + digitCount(n);
+  writeDigitsBefore(bytes, end, n);
   return end;
 }
 
