@@ -119,10 +119,11 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
       const pushed = request.body;
       checkSize(pushed.length);
       const rate = request.node.rate;
-      // The entries are the request's own: scaled where they are.
+      // The entries are the request's own: scaled where they are. Past 2^53 bytes (8 PiB, beyond any allowance) a
+      // count is no longer exact, and the counters take whole numbers: it is held there.
       for (const entry of pushed) {
-        entry.upload = Math.round(entry.upload * rate);
-        entry.download = Math.round(entry.download * rate);
+        entry.upload = Math.min(Math.round(entry.upload * rate), Number.MAX_SAFE_INTEGER);
+        entry.download = Math.min(Math.round(entry.download * rate), Number.MAX_SAFE_INTEGER);
       }
       await fastify.subscriptions.addTraffic(pushed);
       return { data: true };

@@ -159,6 +159,24 @@ describe.each(DATABASES)('a push of many users on %s', (database) => {
     for (const id of exhausting) expect(listed.has(id), `listed ${id}`).toBe(false);
   });
 
+  it('holds a count past 2^53 bytes, as the most a node may push times its highest rate makes, at 2^53 - 1', async () => {
+    const [id] = await insertUsers(1, 'huge');
+    await buy([id!], seeded.traffic30);
+    const added = await app.app.nodes.add({
+      names: { en: 'Rated', 'pt-BR': 'Rated', 'zh-Hans': 'Rated' },
+      labels: [],
+      rate: 100,
+      protocol: 'trojan',
+      host: 'rated.example.com',
+      port: 443,
+      settings: { network: 'tcp', tls: 'tls' },
+    });
+    const pushed = await agent(app, { ...added, protocol: 'trojan' }).push({ [id!]: [2 ** 50, 1000] });
+    expect(pushed.body).toEqual({ data: true });
+    const [row] = await packagesOf([id!]);
+    expect(row).toMatchObject({ upload_used: Number.MAX_SAFE_INTEGER, download_used: 100_000 });
+  });
+
   it('counts on the live package that started first, then on the lowest id, when several overlap', async () => {
     const node = nodes.find((candidate) => candidate.rate === 1)!;
     // Packages never overlap through the app's own calls: they are moved by hand here, to pin down which one counts.
