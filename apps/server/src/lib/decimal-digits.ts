@@ -11,7 +11,9 @@ const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (
 
 /** How many digits a non-negative safe integer has. */
 export function digitCount(n: number): number {
-  let digits = 1;
+  // Most numbers written are small (a captcha's are below a million, thousands a picture): compared outright.
+  if (n < 1e6) return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : 6;
+  let digits = 7;
   while (digits < 16 && n >= POWERS_OF_TEN[digits]!) digits++;
   return digits;
 }
