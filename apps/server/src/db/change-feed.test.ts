@@ -38,7 +38,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
     });
     heard = [];
     for (const table of ['users', 'sessions', 'settings', 'catalog_version']) {
-      feed.onChange(table, (key) => heard.push(`${table}:${key}`));
+      feed.onChange(table, (keys) => heard.push(...keys.map((key) => `${table}:${key}`)));
     }
     await vi.waitFor(() => expect(feed.live).toBe(true));
   };
@@ -84,7 +84,7 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
   it('names each customer once per statement that changes many packages, in notices of up to 500', async () => {
     await openFeed();
     const packageNotices: string[] = [];
-    feed.onChange('user_packages', (key) => packageNotices.push(key));
+    feed.onChange('user_packages', (keys) => packageNotices.push(...keys));
     const { db } = server.app;
     const users = await db
       .insertInto('users')
@@ -268,7 +268,7 @@ describe('the database’s changes, on SQLite', () => {
     server = await startTestApp({ database: 'sqlite' });
     seeded = await seedCatalog(server);
     for (const table of ['users', 'sessions', 'settings', 'catalog_version', 'orders', 'user_packages']) {
-      server.app.dbChanges.onChange(table, (key) => heard.push(`${table}:${key}`));
+      server.app.dbChanges.onChange(table, (keys) => heard.push(...keys.map((key) => `${table}:${key}`)));
     }
   });
   afterAll(() => server?.close());

@@ -3,7 +3,8 @@ import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { dropConnection } from './database.js';
 
-export type ChangeListener = (key: string) => void;
+/** The keys of the changed rows that one notice names (an empty key: the whole table). */
+export type ChangeListener = (keys: readonly string[]) => void;
 
 /**
  * The changes the database reports as they are committed, whoever made them: what lets an instance keep rows in
@@ -13,7 +14,10 @@ export type ChangeListener = (key: string) => void;
 export interface ChangeFeed {
   /** Every change committed from now on will be heard: only then may anything be kept. */
   readonly live: boolean;
-  /** Calls `listener` with the changed row's key for each change to `table` (an empty key: the whole table). */
+  /**
+   * Calls `listener` with the changed rows' keys for each notice of changes to `table`: a statement that changes
+   * thousands of rows is heard in a few calls, not one a row.
+   */
   onChange(table: string, listener: ChangeListener): void;
   /** Calls `listener` whenever changes may have gone unheard (the feed was lost) and when it is live again. */
   onReset(listener: () => void): void;
@@ -37,12 +41,10 @@ abstract class ListenedFeed {
     this.#resets.push(listener);
   }
 
-  protected changed(table: string, keys: string[]): void {
+  protected changed(table: string, keys: readonly string[]): void {
     const listeners = this.#byTable.get(table);
     if (!listeners) return;
-    for (const key of keys) {
-      for (const listener of listeners) listener(key);
-    }
+    for (const listener of listeners) listener(keys);
   }
 
   protected reset(): void {

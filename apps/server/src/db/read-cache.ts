@@ -53,7 +53,7 @@ export class ReadCache<V> {
   ) {
     for (const table of options.tables) {
       this.#keysByRow.set(table, new Map());
-      feed.onChange(table, (key) => this.forgetRow(table, key));
+      feed.onChange(table, (keys) => this.forgetRows(table, keys));
     }
     feed.onReset(() => this.clear());
   }
