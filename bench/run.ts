@@ -55,7 +55,8 @@ const PUSH = { count: 20, minimum: 3, budgetSeconds: 20 };
 /**
  * The feed is rate-limited per token (30 a minute) and per client address (60 a minute): the load spreads its
  * requests over this many customers' links and over as many X-Forwarded-For addresses, as many clients would. The
- * three feed cases send up to some 300,000 requests within a minute: 20,000 links keep each under its limit.
+ * three feed cases send up to some 300,000 requests within a minute, and their warm-ups one a link each: 20,000 links
+ * keep each under its limit (some 18 fetches a link).
  */
 const LINKS = Math.min(20_000, USERS);
 /**
