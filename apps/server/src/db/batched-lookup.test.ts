@@ -59,6 +59,28 @@ describe('BatchedLookup', () => {
     expect(await Promise.all(waiting)).toEqual(['B', undefined, 'B', 'A2']);
   });
 
+  it('sends the waiting lookups’ query before it answers those of the query just answered', async () => {
+    const { lookup, queries } = recorded();
+    let answered = false;
+    const first = lookup.get('a', 1).then((value) => {
+      answered = true;
+      return value;
+    });
+    await turn();
+    const waiting = lookup.get('b', 2);
+    queries[0]!.answer({ a: 'A' });
+    for (let hop = 0; hop < 10; hop++) await Promise.resolve();
+    // The database has the next query while the app answers the first one's lookups, at the end of the turn.
+    expect(queries.map((query) => query.keys)).toEqual([['a'], ['b']]);
+    expect(answered).toBe(false);
+    await turn();
+    expect(answered).toBe(true);
+    expect(await first).toBe('A');
+    queries[1]!.answer({ b: 'B' });
+    // None waiting: answered at once.
+    expect(await waiting).toBe('B');
+  });
+
   it('sends at most maxKeys keys a query, the longest waiting first', async () => {
     const { lookup, queries } = recorded(2);
     const all = [lookup.get('a', 0), lookup.get('b', 0), lookup.get('c', 0), lookup.get('d', 0), lookup.get('e', 0)];

@@ -6,8 +6,9 @@ type Waiting<Arg, Value> = { arg: Arg; resolve(value: Value | undefined): void; 
  * lookups (client apps fetching their links after an outage, each a link not read for hours) costs a query per batch
  * rather than one each. A lookup that finds none under way waits only for the end of the event loop's current turn
  * (`setImmediate`), so that the requests read from the sockets in the same turn go with it; those that come while a
- * query is under way wait for it. `lookUp` gets the batch's keys (each once) and every waiting lookup's `arg` (the
- * time each asks about, say), and answers each key's value (none for a key it does not find).
+ * query is under way wait for it, and go as soon as it is answered. `lookUp` gets the batch's keys (each once) and
+ * every waiting lookup's `arg` (the time each asks about, say), and answers each key's value (none for a key it does
+ * not find).
  */
 export class BatchedLookup<Key, Arg, Value> {
   #waiting = new Map<Key, Waiting<Arg, Value>[]>();
@@ -34,12 +35,22 @@ export class BatchedLookup<Key, Arg, Value> {
     while (this.#waiting.size > 0) {
       const batch = this.#take();
       const args = [...batch.values()].flatMap((waiting) => waiting.map((one) => one.arg));
+      let settle: () => void;
       try {
         const found = await this.lookUp([...batch.keys()], args);
-        for (const [key, waiting] of batch) for (const one of waiting) one.resolve(found.get(key));
+        settle = () => {
+          for (const [key, waiting] of batch) for (const one of waiting) one.resolve(found.get(key));
+        };
       } catch (error) {
-        for (const waiting of batch.values()) for (const one of waiting) one.reject(error);
+        settle = () => {
+          for (const waiting of batch.values()) for (const one of waiting) one.reject(error);
+        };
       }
+      // With lookups waiting, their query goes first (this loop's next pass, within the same task) and this batch's
+      // are answered after it, at the end of the event loop's turn: the database then reads the next batch while the
+      // app answers this one, where it had waited for the answers' work before it got the next query.
+      if (this.#waiting.size > 0) setImmediate(settle);
+      else settle();
     }
     this.#busy = false;
   }
