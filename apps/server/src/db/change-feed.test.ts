@@ -442,4 +442,43 @@ describe('the database’s changes, on SQLite', () => {
     expect(await read()).toBe('renamed here');
     expect(loads).toBe(3);
   });
+
+  it('does not keep a read that another connection’s commit followed before it was kept', async () => {
+    const { db, dbChanges } = server.app;
+    const cache = new ReadCache<string | undefined>(dbChanges, { tables: ['users'], maxEntries: 10, maxAgeMs: 60_000 });
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        email: 'raced@example.com',
+        name: 'before',
+        password_hash: 'x',
+        uuid: crypto.randomUUID(),
+        created_at: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const read = (commitElsewhere?: string) =>
+      cache.read(
+        String(id),
+        Date.now(),
+        async () => {
+          const name = (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name;
+          // The admin command line commits between this read and its keeping.
+          if (commitElsewhere) {
+            const other = otherConnection();
+            try {
+              other.prepare('update users set name = ? where id = ?').run(commitElsewhere, id);
+            } finally {
+              other.close();
+            }
+          }
+          return name;
+        },
+        () => ({ rows: [['users', id]] }),
+      );
+    expect(await read('after')).toBe('before');
+    expect(cache.peek(String(id), Date.now())).toBeUndefined();
+    expect(await read()).toBe('after');
+    expect(cache.peek(String(id), Date.now())).toBe('after');
+  });
 });

@@ -84,7 +84,9 @@ export class ReadCache<V> {
     const generation = this.#generation;
     const value = await load();
     const from = readFrom(value);
-    if (from && generation === this.#generation && this.feed.live) this.#keep(key, value, from, now);
+    // `live` first: on SQLite, reading it catches up with another connection's commit made since the load read, and
+    // that moves the generation.
+    if (from && this.feed.live && generation === this.#generation) this.#keep(key, value, from, now);
     return value;
   }
 
