@@ -86,9 +86,10 @@ const LINKS_READ_TOGETHER = 512;
 /**
  * How many links a query for `count` of them asks for: the next power of two, the last link repeated in the others.
  * Each size is a prepared statement of its own whose plan PostgreSQL keeps (a generic plan: with as many values in
- * every run, no run's plan could be cheaper). With one statement for any number of links (`= any($1)`), it planned
- * every run anew (its generic plan's cost counted ten links), half its time for a few: the first fetches' rate on
- * PostgreSQL rose from some 4,500 to 5,400 a second without that planning (`plan_cache_mode`, bench/RESULTS.md).
+ * every run, no run's plan could be cheaper). One statement for any number of links (`= any($1)`) was planned anew
+ * on every run (its generic plan's cost counted ten links, more than a custom plan for the usual four), half its time
+ * for a few links: without that planning, PostgreSQL's first fetches went from some 4,500 to 5,400 a second
+ * (bench/RESULTS.md, twentieth round).
  */
 const keySlots = (count: number) => 2 ** Math.ceil(Math.log2(Math.max(count, 1)));
 
