@@ -135,8 +135,11 @@ function subscribersReadTogether(db: Executor): BatchedLookup<string, number, Su
       until = Math.max(until, now);
     }
     const slots = keySlots(tokenHashes.length);
-    const query = bySlots.get(slots) ?? queryFor(slots);
-    bySlots.set(slots, query);
+    let query = bySlots.get(slots);
+    if (!query) {
+      query = queryFor(slots);
+      bySlots.set(slots, query);
+    }
     const padded = [...tokenHashes];
     while (padded.length < slots) padded.push(tokenHashes[tokenHashes.length - 1]!);
     const byTokenHash = new Map<string, SubscriberPackageRow[]>();
