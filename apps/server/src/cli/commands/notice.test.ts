@@ -30,7 +30,7 @@ describe.each(DATABASES)('admin notice on %s', (database) => {
     );
     expect(set).toMatchObject({ status: 0, stderr: '' });
     expect(set.stdout).toMatch(/^notice set\ntext \(en\): +<b>Maintenance<\/b> on 1 May\n/);
-    await expectAfterOutsideWrite(database, async () =>
+    await expectAfterOutsideWrite(async () =>
       expect(await app.app.notice.content('en')).toBe('<b>Maintenance</b> on 1 May'),
     );
     expect(await app.app.notice.content('pt-BR')).toBe('<b>Maintenance</b> on 1 May');
@@ -49,7 +49,7 @@ describe.each(DATABASES)('admin notice on %s', (database) => {
 
     const cleared = await inProcess('notice', 'clear');
     expect(cleared).toMatchObject({ status: 0, stdout: 'notice cleared\nno notice: the dashboard shows none\n' });
-    await expectAfterOutsideWrite(database, async () => expect(await app.app.notice.content('en')).toBe(''));
+    await expectAfterOutsideWrite(async () => expect(await app.app.notice.content('en')).toBe(''));
     expect(await app.app.notice.all()).toBeUndefined();
     // Clearing no notice is done too.
     expect(jsonOf(await inProcess('notice', 'clear', '--json'))).toEqual({ set: false, texts: null });

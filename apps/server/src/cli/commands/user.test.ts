@@ -119,7 +119,7 @@ describe.each(DATABASES)('admin user on %s', (database) => {
     expect((await session(customer)).status).toBe(401);
     expect(await login(customer)).toMatchObject({ code: ERRORS.ACCOUNT_DISABLED.code });
     expect(await usableIds()).not.toContain(customer.id);
-    await expectAfterOutsideWrite(database, async () => expect(await feedStatus()).toBe(404));
+    await expectAfterOutsideWrite(async () => expect(await feedStatus()).toBe(404));
     expect(jsonOf(await inProcess('user', 'list', '--banned', '--json'))).toEqual([
       expect.objectContaining({ id: customer.id, banned: true }),
     ]);
@@ -133,7 +133,7 @@ describe.each(DATABASES)('admin user on %s', (database) => {
       packages: [expect.objectContaining({ state: 'running' })],
     });
     expect(await usableIds()).toContain(customer.id);
-    await expectAfterOutsideWrite(database, async () => expect(await feedStatus()).toBe(200));
+    await expectAfterOutsideWrite(async () => expect(await feedStatus()).toBe(200));
     // The sessions were revoked, not only refused while banned: the old token stays dead.
     expect((await session(customer)).status).toBe(401);
     expect(await login(customer)).toMatchObject({ code: 0 });

@@ -112,15 +112,15 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
     await sql`update package_prices set real_minor = 111 where package_id = ${seeded.monthly} and currency = 'USD'`.execute(
       db,
     );
-    await expectAfterOutsideWrite(database, async () =>
+    await expectAfterOutsideWrite(async () =>
       expect(await monthlyUsd()).toEqual({ name: 'Monthly', usd: { price: 6.99, real: 1.11 } }),
     );
     await sql`update plans set names = ${JSON.stringify({ en: 'Renamed', 'pt-BR': 'R', 'zh-Hans': 'R' })} where id = ${seeded.durational}`.execute(
       db,
     );
-    await expectAfterOutsideWrite(database, async () => expect((await monthlyUsd()).name).toBe('Renamed'));
+    await expectAfterOutsideWrite(async () => expect((await monthlyUsd()).name).toBe('Renamed'));
     await sql`update currencies set enabled = 0 where code = 'CLP'`.execute(db);
-    await expectAfterOutsideWrite(database, async () => {
+    await expectAfterOutsideWrite(async () => {
       const currencies = await httpClient(app.url).get('/mutenet/payment/currencies', { token });
       expect(currencies.body.data.currencies.map((currency: { code: string }) => currency.code)).toEqual([
         'USD',
@@ -128,7 +128,7 @@ describe.each(DATABASES)('catalogue on %s', (database) => {
       ]);
     });
     await sql`delete from package_prices where package_id = ${seeded.monthly} and currency = 'USD'`.execute(db);
-    await expectAfterOutsideWrite(database, async () => expect((await monthlyUsd()).usd).toBeUndefined());
+    await expectAfterOutsideWrite(async () => expect((await monthlyUsd()).usd).toBeUndefined());
   });
 
   it('raises the catalogue version on every write to its four tables, and on no other write', async () => {

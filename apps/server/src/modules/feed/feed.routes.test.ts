@@ -349,15 +349,15 @@ describe.each(DATABASES)('subscription link and feed on %s', (database) => {
     const setTotal = (total: number) =>
       sql`update user_packages set traffic_total = ${total} where user_id = ${customer.id}`.execute(app.app.db);
     await setTotal(3000);
-    await expectAfterOutsideWrite(database, async () =>
+    await expectAfterOutsideWrite(async () =>
       expect(await feedOf()).toEqual({ status: 200, proxies: false, userinfo: expect.stringMatching(/total=3000;/) }),
     );
     await setTotal(total);
-    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).proxies).toBe(true));
+    await expectAfterOutsideWrite(async () => expect((await feedOf()).proxies).toBe(true));
     await sql`update users set banned = 1 where id = ${customer.id}`.execute(app.app.db);
-    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).status).toBe(404));
+    await expectAfterOutsideWrite(async () => expect((await feedOf()).status).toBe(404));
     await sql`update users set banned = 0 where id = ${customer.id}`.execute(app.app.db);
-    await expectAfterOutsideWrite(database, async () => expect((await feedOf()).status).toBe(200));
+    await expectAfterOutsideWrite(async () => expect((await feedOf()).status).toBe(200));
     // A package bought while the first runs is queued after it: the feed still counts the running one.
     await customer.buy(seeded.traffic30);
     expect((await feedOf()).userinfo).toMatch(new RegExp(`^upload=1000; download=2000; total=${total}; `));
