@@ -1,4 +1,5 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { Crc32OfHoles } from './crc32-holes.js';
 
 /**
  * Gzip for texts that are the same but in a few fixed places: a feed's body is the same for every customer but for
@@ -32,11 +33,14 @@ export class GzipTemplate {
    * When the holes were declared, and so whether each repeats is known: the whole answer for the sample, and where
    * each hole's stored bytes lie in it (answer offset, body start, body end, three numbers a hole). A body's answer is
    * this copied, with its holes' bytes written over and its trailer: one copy of the whole and a few short ones,
-   * instead of one per part (a feed has a hundred).
+   * instead of one per part (a feed has a hundred). Its trailer's checksum is worked out from the holes alone where
+   * that costs less than reading the body.
    */
-  readonly #image: { bytes: Buffer; stored: Int32Array } | undefined;
+  readonly #image: { bytes: Buffer; stored: Int32Array; crc: Crc32OfHoles | undefined } | undefined;
 
-  private constructor(sample: Buffer, parts: Array<Buffer | Hole>, learnt: boolean) {
+  /** `sameGroup`: for declared holes, the first hole of those that always hold the same bytes as each. */
+  private constructor(sample: Buffer, parts: Array<Buffer | Hole>, sameGroup?: readonly number[]) {
+    const learnt = sameGroup === undefined;
     this.#check = learnt ? sample : undefined;
     this.#length = sample.length;
     this.#parts = parts;
@@ -50,7 +54,7 @@ export class GzipTemplate {
     const stored: number[] = [];
     const size = this.#holes.reduce((bytes, hole) => bytes + holeBytes(hole, hole.repeats !== undefined), 0);
     const bytes = this.#assemble(sample, this.#knownBytes + size, (at, start, end) => stored.push(at, start, end));
-    this.#image = { bytes, stored: Int32Array.from(stored) };
+    this.#image = { bytes, stored: Int32Array.from(stored), crc: Crc32OfHoles.of(sample, this.#holes, sameGroup) };
   }
 
   /**
@@ -68,7 +72,7 @@ export class GzipTemplate {
       holesByText.set(sample.toString('latin1', range.start, range.end), hole);
       return hole;
     });
-    return parts && new GzipTemplate(Buffer.from(sample), parts, true);
+    return parts && new GzipTemplate(Buffer.from(sample), parts);
   }
 
   /**
@@ -81,17 +85,19 @@ export class GzipTemplate {
   ): GzipTemplate | undefined {
     if (holes.length === 0) return undefined;
     const declared: Hole[] = [];
+    const sameGroup: number[] = [];
     const parts = partsOf(sample, holes, ({ start, end }, index) => {
       const earlier = holes[index]!.sameAs;
       const other = earlier === undefined ? undefined : declared[earlier];
       const length = end - start;
-      const reachable =
-        other && other.end - other.start === length && length >= SHORTEST_COPY && start - other.start <= WINDOW;
+      const same = other !== undefined && other.end - other.start === length;
+      const reachable = same && length >= SHORTEST_COPY && start - other.start <= WINDOW;
       const hole = { start, end, repeats: reachable ? repeatBlock(other, start, end) : undefined };
       declared.push(hole);
+      sameGroup.push(same ? sameGroup[earlier!]! : index);
       return hole;
     });
-    return parts && new GzipTemplate(sample, parts, false);
+    return parts && new GzipTemplate(sample, parts, sameGroup);
   }
 
   /** The body gzipped, or undefined when it does not fit this template. */
@@ -103,7 +109,7 @@ export class GzipTemplate {
       image.bytes.copy(gzipped);
       const { stored } = image;
       for (let i = 0; i < stored.length; i += 3) body.copy(gzipped, stored[i]!, stored[i + 1]!, stored[i + 2]!);
-      writeTrailer(gzipped, body);
+      writeTrailer(gzipped, image.crc?.of(body) ?? crc32(body), body.length);
       return gzipped;
     }
     const check = this.#check!;
@@ -137,15 +143,15 @@ export class GzipTemplate {
       else at = writeStored(gzipped, at, body, part.start, part.end, onStored);
     }
     FINAL_BLOCK.copy(gzipped, at);
-    writeTrailer(gzipped, body);
+    writeTrailer(gzipped, crc32(body), body.length);
     return gzipped;
   }
 }
 
 /** The gzip trailer, the body's CRC-32 and length, in the last 8 bytes. */
-function writeTrailer(gzipped: Buffer, body: Buffer): void {
-  const at = gzipped.writeUInt32LE(crc32(body), gzipped.length - GZIP_TRAILER_BYTES);
-  gzipped.writeUInt32LE(body.length >>> 0, at);
+function writeTrailer(gzipped: Buffer, crc: number, length: number): void {
+  const at = gzipped.writeUInt32LE(crc, gzipped.length - GZIP_TRAILER_BYTES);
+  gzipped.writeUInt32LE(length >>> 0, at);
 }
 
 type Range = { start: number; end: number };
