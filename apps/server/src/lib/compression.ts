@@ -50,19 +50,20 @@ export const GZIPPED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
- * An answer that has a cheaper gzip than a deflate of the whole (`GzipTemplate`), gzipped so when the client
- * (`Accept-Encoding`) takes gzip at least as gladly as brotli; undefined leaves it to be compressed as any answer
- * (plugins/external/http.ts). So is an answer too short to gain from it, and one too long to compress on the event
- * loop: its template would hold the loop for a tenth of a second when first made, and each gzip a millisecond or more.
+ * An answer of `bytes` that has a cheaper gzip than a deflate of the whole (`GzipTemplate`), gzipped so (`gzipped`,
+ * called only then) when the client (`Accept-Encoding`) takes gzip at least as gladly as brotli; undefined leaves it
+ * to be compressed as any answer (plugins/external/http.ts). So is an answer too short to gain from it, and one too
+ * long to compress on the event loop: its template would hold the loop for a tenth of a second when first made, and
+ * each gzip a millisecond or more.
  */
 export function gzippedFromParts(
   acceptEncoding: string | undefined,
-  body: Buffer,
-  gzip: (body: Buffer) => Buffer | undefined,
+  bytes: number,
+  gzipped: () => Buffer | undefined,
 ): Buffer | undefined {
-  if (body.length < COMPRESS_FROM_BYTES || body.length > COMPRESS_IN_ONE_CALL_UP_TO_BYTES) return undefined;
+  if (bytes < COMPRESS_FROM_BYTES || bytes > COMPRESS_IN_ONE_CALL_UP_TO_BYTES) return undefined;
   if (chooseEncoding(acceptEncoding, 'gzip') !== 'gzip') return undefined;
-  return gzip(body);
+  return gzipped();
 }
 
 /** The usual settings for an answer made for one request: brotli 4 (gzip at its default, 6). */

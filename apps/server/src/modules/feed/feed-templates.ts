@@ -67,7 +67,7 @@ export type Template = {
 /**
  * The joined parts as bytes for the first stand-in, before the join's encoding; each place a request writes over
  * (a credential, or a base64 run holding credentials); and each credential's length in bytes, which a request's must
- * have for the places to hold. Under an encoding (share links' base64), the text is read only to be encoded: a
+ * have for the places to hold. Where the text is read only at once, to be encoded (share links' base64) or gzipped, a
  * request writes it in `scratch`, a copy kept for that, instead of a copy of its own.
  */
 type Layout = { text: Buffer; writes: Write[]; lengths: number[]; scratch?: Buffer };
@@ -78,15 +78,20 @@ type Write = { at: number; credential: number } | { at: number; length: number; 
  */
 type LaidOutRun = { encoding: Base64; decoded: Buffer; places: Array<{ at: number; credential: number }> };
 
-/** A feed rendered for its customer as bytes, and how its body is gzipped from kept parts. */
+/**
+ * A feed rendered for its customer: its body's length, the body as bytes, and the body gzipped from kept parts, each
+ * made when asked for. An answer takes one of the two: a laid-out body that is only gzipped is written in the layout's
+ * scratch copy, read at once by the gzip, rather than in a copy of its own.
+ */
 export type TemplatedFeed = {
-  body: Buffer;
   contentType: string;
+  length: number;
+  body(): Buffer;
   /** The body gzipped from kept parts, or undefined when it has none that fit (then it is compressed as usual). */
-  gzip(body: Buffer): Buffer | undefined;
+  gzipped(): Buffer | undefined;
 };
 
-const NO_GZIP_TEMPLATE: TemplatedFeed['gzip'] = () => undefined;
+const NO_GZIP = () => undefined;
 
 /**
  * The stand-ins whose bodies teach a gzip template where bodies vary: for each hex digit, a UUID of that digit
@@ -106,16 +111,21 @@ export class FeedTemplates {
     const renderer = FEED_FORMATS[format];
     if (!ISSUED_UUID.test(feed.uuid)) {
       const { body, contentType } = renderer.render(feedInput(feed), context);
-      return { body: Buffer.from(body, 'utf8'), contentType, gzip: NO_GZIP_TEMPLATE };
+      return madeFeed(Buffer.from(body, 'utf8'), contentType, NO_GZIP);
     }
     const template = this.#template(feed, format, renderer, context);
+    const { layout, join } = template;
     const values = template.credentials.map((credential) => credential(feed.uuid));
-    const laidOut = template.layout && laidOutBody(template.layout, template.join, values);
+    const bytes = layout && layoutBytes(layout, values);
+    const gzip = (body: Buffer) => gzipTemplateOf(template, feed)?.gzip(body);
+    // A layout's gzip template is of laid-out bodies only.
+    if (!bytes) return madeFeed(joinedBody(template, feed, values), join.contentType, layout ? NO_GZIP : gzip);
+    if (join.encoding) return madeFeed(laidOutBody(layout, join, bytes), join.contentType, gzip);
     return {
-      body: laidOut ?? joinedBody(template, feed, values),
-      contentType: template.join.contentType,
-      // The template's gzip is of laid-out bodies where there is a layout.
-      gzip: laidOut || !template.layout ? (body) => gzipTemplateOf(template, feed)?.gzip(body) : NO_GZIP_TEMPLATE,
+      contentType: join.contentType,
+      length: layout.text.length,
+      body: () => writeLayout(layout, bytes),
+      gzipped: () => gzip(writeLayout(layout, bytes, scratchOf(layout))),
     };
   }
 
@@ -136,18 +146,35 @@ export class FeedTemplates {
   }
 }
 
+/** A feed whose body is already made. */
+const madeFeed = (body: Buffer, contentType: string, gzip: (body: Buffer) => Buffer | undefined): TemplatedFeed => ({
+  contentType,
+  length: body.length,
+  body: () => body,
+  gzipped: () => gzip(body),
+});
+
 /** The body of a template for a customer, as bytes: laid out where it can be, else joined as text. */
 export function templateBody(template: Template, feed: CustomerFeed): Buffer {
+  const { layout, join } = template;
   const values = template.credentials.map((credential) => credential(feed.uuid));
-  return (template.layout && laidOutBody(template.layout, template.join, values)) ?? joinedBody(template, feed, values);
+  const bytes = layout && layoutBytes(layout, values);
+  return bytes ? laidOutBody(layout, join, bytes) : joinedBody(template, feed, values);
 }
 
-/** The body written in a layout, or undefined if a credential has another length than the layout's. */
-function laidOutBody(layout: Layout, { encoding }: PartsJoin, values: string[]): Buffer | undefined {
-  if (encoding) layout.scratch ??= Buffer.from(layout.text);
-  const text = writeLayout(layout, values, encoding ? layout.scratch : undefined);
-  if (!text) return undefined;
-  return encoding ? Buffer.from(text.toString(encoding), 'latin1') : text;
+/** The credentials as bytes, or undefined if one of them has another length than its places in the layout. */
+function layoutBytes({ lengths }: Layout, values: string[]): Buffer[] | undefined {
+  const bytes = values.map((value) => Buffer.from(value, 'utf8'));
+  return bytes.every((credential, index) => credential.length === lengths[index]) ? bytes : undefined;
+}
+
+/** The layout's copy of its text kept for requests to write in and read at once. */
+const scratchOf = (layout: Layout) => (layout.scratch ??= Buffer.from(layout.text));
+
+/** The body written in a layout. */
+function laidOutBody(layout: Layout, { encoding }: PartsJoin, bytes: Buffer[]): Buffer {
+  if (!encoding) return writeLayout(layout, bytes);
+  return Buffer.from(writeLayout(layout, bytes, scratchOf(layout)).toString(encoding), 'latin1');
 }
 
 function joinedBody(template: Template, feed: CustomerFeed, values: string[]): Buffer {
@@ -156,12 +183,10 @@ function joinedBody(template: Template, feed: CustomerFeed, values: string[]): B
 }
 
 /**
- * The laid-out text with these credentials written in, or undefined if one of them has another length: in `into`,
- * a copy of the text that only its places differ from, if given (every place is written again).
+ * The laid-out text with these credentials written in: in `into`, a copy of the text that only its places differ from,
+ * if given (every place is written again).
  */
-function writeLayout({ text, writes, lengths }: Layout, values: string[], into?: Buffer): Buffer | undefined {
-  const bytes = values.map((value) => Buffer.from(value, 'utf8'));
-  for (let i = 0; i < bytes.length; i++) if (bytes[i]!.length !== lengths[i]) return undefined;
+function writeLayout({ text, writes }: Layout, bytes: Buffer[], into?: Buffer): Buffer {
   const body = into ?? Buffer.from(text);
   for (const place of writes) {
     if ('credential' in place) {
@@ -311,12 +336,9 @@ export function cutTemplate(
   const kept = keepUsed(credentials, parts);
   const layout = layoutOf(kept, join.separator, standIns[0]);
   // Kept only if the second stand-in's bytes, written in, give its own render.
-  const checked =
-    layout &&
-    writeLayout(
-      layout,
-      kept.credentials.map((credential) => credential(standIns[1])),
-    );
+  const secondValues = kept.credentials.map((credential) => credential(standIns[1]));
+  const secondBytes = layout && layoutBytes(layout, secondValues);
+  const checked = secondBytes && writeLayout(layout, secondBytes);
   const checkedBody = checked && (join.encoding ? checked.toString(join.encoding) : checked.toString('utf8'));
   return { ...kept, join, ...(checkedBody === secondBody && { layout }) };
 }

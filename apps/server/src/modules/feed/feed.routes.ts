@@ -35,8 +35,8 @@ function feedAnswer(
   const own = feedHeaders(customer, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS });
   own['cache-control'] = 'no-store';
   own['content-type'] = rendered.contentType;
-  const gzipped = gzippedFromParts(headers['accept-encoding'], rendered.body, rendered.gzip);
-  if (!gzipped) return { status: 200, headers: own, body: rendered.body };
+  const gzipped = gzippedFromParts(headers['accept-encoding'], rendered.length, rendered.gzipped);
+  if (!gzipped) return { status: 200, headers: own, body: rendered.body() };
   return { status: 200, headers: Object.assign(own, GZIPPED_HEADERS), body: gzipped };
 }
 
