@@ -68,9 +68,10 @@ export type Template = {
  * The joined parts as bytes for the first stand-in, before the join's encoding; each place a request writes over
  * (a credential, or a base64 run holding credentials); and each credential's length in bytes, which a request's must
  * have for the places to hold. Where the text is read only at once, to be encoded (share links' base64) or gzipped, a
- * request writes it in `scratch`, a copy kept for that, instead of a copy of its own.
+ * request writes it in `scratch`, a copy kept for that, instead of a copy of its own; and an encoded text that is
+ * only gzipped, in `encodedScratch`.
  */
-type Layout = { text: Buffer; writes: Write[]; lengths: number[]; scratch?: Buffer };
+type Layout = { text: Buffer; writes: Write[]; lengths: number[]; scratch?: Buffer; encodedScratch?: Buffer };
 type Write = { at: number; credential: number } | { at: number; length: number; run: LaidOutRun };
 /**
  * A base64 run of a layout: its text as bytes for the first stand-in, and where its credentials go in them. A request
@@ -120,12 +121,11 @@ export class FeedTemplates {
     const gzip = (body: Buffer) => gzipTemplateOf(template, feed)?.gzip(body);
     // A layout's gzip template is of laid-out bodies only.
     if (!bytes) return madeFeed(joinedBody(template, feed, values), join.contentType, layout ? NO_GZIP : gzip);
-    if (join.encoding) return madeFeed(laidOutBody(layout, join, bytes), join.contentType, gzip);
     return {
       contentType: join.contentType,
-      length: layout.text.length,
-      body: () => writeLayout(layout, bytes),
-      gzipped: () => gzip(writeLayout(layout, bytes, scratchOf(layout))),
+      length: join.encoding ? base64Length(layout.text.length) : layout.text.length,
+      body: () => laidOutBody(layout, join, bytes),
+      gzipped: () => gzip(laidOutBody(layout, join, bytes, true)),
     };
   }
 
@@ -146,7 +146,7 @@ export class FeedTemplates {
   }
 }
 
-/** A feed whose body is already made. */
+/** A feed whose body is made at once. */
 const madeFeed = (body: Buffer, contentType: string, gzip: (body: Buffer) => Buffer | undefined): TemplatedFeed => ({
   contentType,
   length: body.length,
@@ -171,10 +171,17 @@ function layoutBytes({ lengths }: Layout, values: string[]): Buffer[] | undefine
 /** The layout's copy of its text kept for requests to write in and read at once. */
 const scratchOf = (layout: Layout) => (layout.scratch ??= Buffer.from(layout.text));
 
-/** The body written in a layout. */
-function laidOutBody(layout: Layout, { encoding }: PartsJoin, bytes: Buffer[]): Buffer {
-  if (!encoding) return writeLayout(layout, bytes);
-  return Buffer.from(writeLayout(layout, bytes, scratchOf(layout)).toString(encoding), 'latin1');
+/** The length of a text of `bytes` in base64, padded. */
+const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
+
+/** The body written in a layout: in the layout's scratch copies when `readAtOnce`, else in bytes of its own. */
+function laidOutBody(layout: Layout, { encoding }: PartsJoin, bytes: Buffer[], readAtOnce = false): Buffer {
+  if (!encoding) return writeLayout(layout, bytes, readAtOnce ? scratchOf(layout) : undefined);
+  const encoded = writeLayout(layout, bytes, scratchOf(layout)).toString(encoding);
+  if (!readAtOnce) return Buffer.from(encoded, 'latin1');
+  layout.encodedScratch ??= Buffer.alloc(encoded.length);
+  layout.encodedScratch.write(encoded, 'latin1');
+  return layout.encodedScratch;
 }
 
 function joinedBody(template: Template, feed: CustomerFeed, values: string[]): Buffer {
