@@ -47,13 +47,13 @@ export class Crc32OfHoles {
       const first = group[index]!;
       multipliers.set(first, (multipliers.get(first) ?? 0) ^ shiftedBytes(sample.length - end));
     });
-    const firsts = [...multipliers.keys()];
-    this.#ranges = Int32Array.from(firsts.flatMap((first) => [holes[first]!.start, holes[first]!.end]));
-    this.#products = new Uint32Array(firsts.length * 1024);
-    firsts.forEach((first, group) => {
+    this.#ranges = new Int32Array(multipliers.size * 2);
+    this.#products = new Uint32Array(multipliers.size * 1024);
+    [...multipliers].forEach(([first, multiplier], group) => {
+      this.#ranges.set([holes[first]!.start, holes[first]!.end], group * 2);
       for (let byte = 0; byte < 4; byte++) {
         for (let value = 0; value < 256; value++) {
-          this.#products[group * 1024 + byte * 256 + value] = multiply(multipliers.get(first)!, value << (8 * byte));
+          this.#products[group * 1024 + byte * 256 + value] = multiply(multiplier, value << (8 * byte));
         }
       }
     });
