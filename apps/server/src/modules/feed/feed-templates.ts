@@ -114,19 +114,7 @@ export class FeedTemplates {
       const { body, contentType } = renderer.render(feedInput(feed), context);
       return madeFeed(Buffer.from(body, 'utf8'), contentType, NO_GZIP);
     }
-    const template = this.#template(feed, format, renderer, context);
-    const { layout, join } = template;
-    const values = template.credentials.map((credential) => credential(feed.uuid));
-    const bytes = layout && layoutBytes(layout, values);
-    const gzip = (body: Buffer) => gzipTemplateOf(template, feed)?.gzip(body);
-    // A layout's gzip template is of laid-out bodies only.
-    if (!bytes) return madeFeed(joinedBody(template, feed, values), join.contentType, layout ? NO_GZIP : gzip);
-    return {
-      contentType: join.contentType,
-      length: join.encoding ? base64Length(layout.text.length) : layout.text.length,
-      body: () => laidOutBody(layout, join, bytes),
-      gzipped: () => gzip(laidOutBody(layout, join, bytes, true)),
-    };
+    return templatedFeed(this.#template(feed, format, renderer, context), feed);
   }
 
   #template(feed: CustomerFeed, format: FeedFormat, renderer: FeedRenderer, context: FeedRenderContext): Template {
@@ -154,12 +142,25 @@ const madeFeed = (body: Buffer, contentType: string, gzip: (body: Buffer) => Buf
   gzipped: () => gzip(body),
 });
 
-/** The body of a template for a customer, as bytes: laid out where it can be, else joined as text. */
-export function templateBody(template: Template, feed: CustomerFeed): Buffer {
+/** A template's feed for a customer: laid out where it can be, else joined as text. */
+function templatedFeed(template: Template, feed: CustomerFeed): TemplatedFeed {
   const { layout, join } = template;
   const values = template.credentials.map((credential) => credential(feed.uuid));
   const bytes = layout && layoutBytes(layout, values);
-  return bytes ? laidOutBody(layout, join, bytes) : joinedBody(template, feed, values);
+  const gzip = (body: Buffer) => gzipTemplateOf(template, feed)?.gzip(body);
+  // A layout's gzip template is of laid-out bodies only.
+  if (!bytes) return madeFeed(joinedBody(template, feed, values), join.contentType, layout ? NO_GZIP : gzip);
+  return {
+    contentType: join.contentType,
+    length: join.encoding ? base64Length(layout.text.length) : layout.text.length,
+    body: () => laidOutBody(layout, join, bytes),
+    gzipped: () => gzip(laidOutBody(layout, join, bytes, true)),
+  };
+}
+
+/** The body of a template for a customer, as bytes, made anew. */
+export function templateBody(template: Template, feed: CustomerFeed): Buffer {
+  return templatedFeed(template, feed).body();
 }
 
 /** The credentials as bytes, or undefined if one of them has another length than its places in the layout. */
