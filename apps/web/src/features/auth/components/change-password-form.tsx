@@ -1,9 +1,9 @@
 import { Button, Stack } from '@mantine/core';
 import { ChangePasswordFormSchema, type ErrorKey } from '@mutenet/contract';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastSuccess } from '../../../lib/notify';
-import { useFormError } from '../../../lib/use-form-error';
+import { useFormFields } from '../../../lib/use-form-fields';
 import { validate } from '../../../lib/validate';
 import { useChangePassword } from '../api/change-password';
 import { PasswordField } from './password-field';
@@ -24,19 +24,13 @@ function fieldOf(error: ErrorKey, values: Values): Field {
 export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
-  const { errorFor, report, clear } = useFormError<Field>();
-  const [values, setValues] = useState<Values>({ oldPwd: '', newPwd: '', repeatPwd: '' });
+  const { values, change, errorFor, report } = useFormFields<Field>({ oldPwd: '', newPwd: '', repeatPwd: '' });
   const changePassword = useChangePassword({
     onSuccess: () => {
       toastSuccess(t('notice.passwordChanged'));
       onChanged();
     },
   });
-
-  const change = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    clear(field);
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,17 +1,17 @@
 import '@mantine/core/styles/Anchor.css';
 import { Anchor, Button, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { LoginBodySchema } from '@mutenet/contract';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../../lib/paths';
-import { useFormError } from '../../../lib/use-form-error';
 import { validate } from '../../../lib/validate';
 import { useSessionCheck } from '../api/check-session';
 import { useCaptcha } from '../api/get-captcha';
 import { useLogin } from '../api/login';
 import { CaptchaInput } from './captcha-input';
 import { PasswordField } from './password-field';
+import { useCaptchaFormFields } from './use-captcha-form-fields';
 
 type Field = 'email' | 'password' | 'imgCode';
 
@@ -25,23 +25,14 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
   const { checking } = useSessionCheck({ onValid: onLoggedIn });
   const captcha = useCaptcha({ enabled: !checking });
   const login = useLogin({ onSuccess: onLoggedIn });
-  const { errorFor, report, clear } = useFormError<Field>();
-  const [values, setValues] = useState<Record<Field, string>>({ email: '', password: '', imgCode: '' });
-
-  const imgId = captcha.data?.imgId;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new picture needs a new answer
-  useEffect(() => {
-    setValues((current) => ({ ...current, imgCode: '' }));
-  }, [imgId]);
-
-  const change = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    clear(field);
-  };
+  const { values, change, errorFor, report } = useCaptchaFormFields<Field>(
+    { email: '', password: '', imgCode: '' },
+    captcha,
+  );
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validate(LoginBodySchema, { ...values, imgId: imgId ?? '' });
+    const result = validate(LoginBodySchema, { ...values, imgId: captcha.data?.imgId ?? '' });
     if (!result.ok) {
       const field = result.error === 'ALL_REQUIRED' ? firstEmpty(values) : 'email';
       report(formRef.current, field, result.error);

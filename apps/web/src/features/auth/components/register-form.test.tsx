@@ -100,6 +100,9 @@ describe('RegisterForm', () => {
     });
     expect(await screen.findByRole('button', { name: /^Resend \(\d+ s\)$/ })).toBeDisabled();
     await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    // The answer to the used picture is gone with it; the rest of the form stays.
+    expect(screen.getByLabelText('Picture code')).toHaveValue('');
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');
   });
 
   it('checks the form in the spec order: passwords must match', async () => {

@@ -3,18 +3,17 @@ import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import { Anchor, Button, Checkbox, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { type ErrorKey, RegisterFormSchema, USERNAME_MAX_LENGTH } from '@mutenet/contract';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toastSuccess } from '../../../lib/notify';
 import { PATHS } from '../../../lib/paths';
-import { useFormError } from '../../../lib/use-form-error';
 import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useRegister } from '../api/register';
-import { CaptchaInput } from './captcha-input';
-import { EmailCodeInput } from './email-code-input';
+import { EmailCodeFields } from './email-code-fields';
 import { PasswordField } from './password-field';
+import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
 type Field = 'name' | 'email' | 'imgCode' | 'emailCode' | 'password' | 'repeatPassword' | 'inviteCode';
@@ -55,8 +54,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   const captcha = useCaptcha();
-  const { errorFor, report, clear } = useFormError<Field>();
-  const [values, setValues] = useState<Values>(EMPTY);
+  const { values, change, errorFor, report } = useCaptchaFormFields<Field>(EMPTY, captcha);
   const [agreed, setAgreed] = useState(false);
   const register = useRegister({
     onSuccess: () => {
@@ -69,16 +67,6 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
     onInvalid: (field, key) => report(formRef.current, field, key, { withText: key !== 'PICTURE_CODE_FIRST' }),
   });
 
-  const imgId = captcha.data?.imgId;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new picture needs a new answer
-  useEffect(() => {
-    setValues((current) => ({ ...current, imgCode: '' }));
-  }, [imgId]);
-
-  const change = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    clear(field);
-  };
   const text = (field: Field) => ({
     name: field,
     value: values[field],
@@ -109,21 +97,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
           maxLength={USERNAME_MAX_LENGTH}
         />
         <TextInput {...text('email')} type="email" label={t('auth.email')} autoComplete="email" />
-        <CaptchaInput
-          captcha={captcha}
-          value={values.imgCode}
-          onChange={change('imgCode')}
-          error={errorFor('imgCode')}
-        />
-        <EmailCodeInput
-          value={values.emailCode}
-          onChange={change('emailCode')}
-          error={errorFor('emailCode')}
-          onSend={() => sender.send(values)}
-          sending={sender.sending}
-          cooldown={sender.cooldown}
-          pictureCodeMissing={values.imgCode.trim() === ''}
-        />
+        <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
         <PasswordField
           name="password"
           label={t('auth.password')}

@@ -58,7 +58,7 @@ describe('ResetPasswordForm', () => {
     expect(net.to('/mutenet/password/reset')).toHaveLength(0);
   });
 
-  it('sends the email code with action reset_password', async () => {
+  it('sends the email code with action reset_password, then empties the answer to the used picture', async () => {
     net.on('POST', '/mutenet/verify/code/email', envelope(null));
     const { user } = await renderReset();
     await user.type(screen.getByLabelText('Email'), 'ana@example.com');
@@ -68,6 +68,9 @@ describe('ResetPasswordForm', () => {
     expect(net.requests.find((r) => r.path === '/mutenet/verify/code/email')?.url.searchParams.get('action')).toBe(
       'reset_password',
     );
+    await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    expect(screen.getByLabelText('Picture code')).toHaveValue('');
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');
   });
 
   it('asks for a valid email before sending a code', async () => {

@@ -1,17 +1,16 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { type ErrorKey, ResetPasswordFormSchema } from '@mutenet/contract';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toastSuccess } from '../../../lib/notify';
 import { PATHS } from '../../../lib/paths';
-import { useFormError } from '../../../lib/use-form-error';
 import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useResetPassword } from '../api/reset-password';
-import { CaptchaInput } from './captcha-input';
-import { EmailCodeInput } from './email-code-input';
+import { EmailCodeFields } from './email-code-fields';
 import { PasswordField } from './password-field';
+import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
 type Field = 'email' | 'imgCode' | 'emailCode' | 'newPwd' | 'repeatPwd';
@@ -40,8 +39,7 @@ export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   const captcha = useCaptcha();
-  const { errorFor, report, clear } = useFormError<Field>();
-  const [values, setValues] = useState<Values>(EMPTY);
+  const { values, change, errorFor, report } = useCaptchaFormFields<Field>(EMPTY, captcha);
   const reset = useResetPassword({
     onSuccess: () => {
       toastSuccess(t('notice.passwordReset'));
@@ -52,17 +50,6 @@ export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
     captcha,
     onInvalid: (field, key) => report(formRef.current, field, key, { withText: key !== 'PICTURE_CODE_FIRST' }),
   });
-
-  const imgId = captcha.data?.imgId;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new picture needs a new answer
-  useEffect(() => {
-    setValues((current) => ({ ...current, imgCode: '' }));
-  }, [imgId]);
-
-  const change = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    clear(field);
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -88,21 +75,7 @@ export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
           autoComplete="email"
           data-testid="email"
         />
-        <CaptchaInput
-          captcha={captcha}
-          value={values.imgCode}
-          onChange={change('imgCode')}
-          error={errorFor('imgCode')}
-        />
-        <EmailCodeInput
-          value={values.emailCode}
-          onChange={change('emailCode')}
-          error={errorFor('emailCode')}
-          onSend={() => sender.send(values)}
-          sending={sender.sending}
-          cooldown={sender.cooldown}
-          pictureCodeMissing={values.imgCode.trim() === ''}
-        />
+        <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
         <PasswordField
           name="newPwd"
           label={t('auth.reset.newPassword')}
