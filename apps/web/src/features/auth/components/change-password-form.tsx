@@ -6,7 +6,7 @@ import { toastSuccess } from '../../../lib/notify';
 import { useFormFields } from '../../../lib/use-form-fields';
 import { validate } from '../../../lib/validate';
 import { useChangePassword } from '../api/change-password';
-import { PasswordField } from './password-field';
+import { NewPasswordFields, PasswordField } from './password-field';
 
 type Field = 'oldPwd' | 'newPwd' | 'repeatPwd';
 type Values = Record<Field, string>;
@@ -53,23 +53,12 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
           error={errorFor('oldPwd')}
           autoComplete="current-password"
         />
-        <PasswordField
-          name="newPwd"
-          label={t('auth.change.newPassword')}
-          value={values.newPwd}
-          onChange={change('newPwd')}
-          error={errorFor('newPwd')}
-          autoComplete="new-password"
-          withHint
-        />
-        <PasswordField
-          name="repeatPwd"
-          label={t('auth.change.repeatNewPassword')}
-          value={values.repeatPwd}
-          onChange={change('repeatPwd')}
-          error={errorFor('repeatPwd')}
-          autoComplete="new-password"
-          withHint
+        <NewPasswordFields
+          names={['newPwd', 'repeatPwd']}
+          labels={[t('auth.change.newPassword'), t('auth.change.repeatNewPassword')]}
+          values={values}
+          change={change}
+          errorFor={errorFor}
         />
         <Button type="submit" loading={changePassword.isPending} data-testid="change-password-submit">
           {t('auth.change.submit')}

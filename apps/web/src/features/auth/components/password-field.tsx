@@ -44,3 +44,39 @@ export function PasswordField({
     />
   );
 }
+
+/**
+ * A new password and its repetition, each with the password rule under it until met: what register, reset and
+ * change ask for, under each screen's own field names and labels.
+ */
+export function NewPasswordFields<F extends string>({
+  names: [first, repeat],
+  labels: [firstLabel, repeatLabel],
+  values,
+  change,
+  errorFor,
+}: {
+  names: readonly [F, F];
+  labels: readonly [string, string];
+  values: Record<F, string>;
+  change: (field: F) => (value: string) => void;
+  errorFor: (field: F) => string | boolean | undefined;
+}) {
+  const field = (name: F, label: string) => (
+    <PasswordField
+      name={name}
+      label={label}
+      value={values[name]}
+      onChange={change(name)}
+      error={errorFor(name)}
+      autoComplete="new-password"
+      withHint
+    />
+  );
+  return (
+    <>
+      {field(first, firstLabel)}
+      {field(repeat, repeatLabel)}
+    </>
+  );
+}

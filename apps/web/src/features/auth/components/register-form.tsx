@@ -12,7 +12,7 @@ import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useRegister } from '../api/register';
 import { EmailCodeFields } from './email-code-fields';
-import { PasswordField } from './password-field';
+import { NewPasswordFields } from './password-field';
 import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
@@ -98,23 +98,12 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
         />
         <TextInput {...text('email')} type="email" label={t('auth.email')} autoComplete="email" />
         <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
-        <PasswordField
-          name="password"
-          label={t('auth.password')}
-          value={values.password}
-          onChange={change('password')}
-          error={errorFor('password')}
-          autoComplete="new-password"
-          withHint
-        />
-        <PasswordField
-          name="repeatPassword"
-          label={t('auth.repeatPassword')}
-          value={values.repeatPassword}
-          onChange={change('repeatPassword')}
-          error={errorFor('repeatPassword')}
-          autoComplete="new-password"
-          withHint
+        <NewPasswordFields
+          names={['password', 'repeatPassword']}
+          labels={[t('auth.password'), t('auth.repeatPassword')]}
+          values={values}
+          change={change}
+          errorFor={errorFor}
         />
         <Checkbox
           name="agree"

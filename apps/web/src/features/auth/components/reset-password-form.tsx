@@ -9,7 +9,7 @@ import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useResetPassword } from '../api/reset-password';
 import { EmailCodeFields } from './email-code-fields';
-import { PasswordField } from './password-field';
+import { NewPasswordFields } from './password-field';
 import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
@@ -76,23 +76,12 @@ export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
           data-testid="email"
         />
         <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
-        <PasswordField
-          name="newPwd"
-          label={t('auth.reset.newPassword')}
-          value={values.newPwd}
-          onChange={change('newPwd')}
-          error={errorFor('newPwd')}
-          autoComplete="new-password"
-          withHint
-        />
-        <PasswordField
-          name="repeatPwd"
-          label={t('auth.reset.repeatNewPassword')}
-          value={values.repeatPwd}
-          onChange={change('repeatPwd')}
-          error={errorFor('repeatPwd')}
-          autoComplete="new-password"
-          withHint
+        <NewPasswordFields
+          names={['newPwd', 'repeatPwd']}
+          labels={[t('auth.reset.newPassword'), t('auth.reset.repeatNewPassword')]}
+          values={values}
+          change={change}
+          errorFor={errorFor}
         />
         <Button type="submit" fullWidth loading={reset.isPending} data-testid="reset-submit">
           {t('auth.reset.submit')}
