@@ -1,13 +1,9 @@
+import type { Selectable } from 'kysely';
+import type { PaymentEventsTable } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
-export type NewPaymentEvent = {
-  gateway: string;
-  event_id: string;
-  order_id: number;
-  outcome: string;
-  amount_minor: number | null;
-  currency: string | null;
-};
+/** A gateway's event as recorded: its row, but for what the insert adds (the id, the time). */
+export type NewPaymentEvent = Omit<Selectable<PaymentEventsTable>, 'id' | 'created_at'>;
 
 export class PaymentsRepository {
   constructor(private readonly db: Executor) {}
