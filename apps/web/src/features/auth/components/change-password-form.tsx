@@ -6,15 +6,16 @@ import { toastSuccess } from '../../../lib/notify';
 import { useFormFields } from '../../../lib/use-form-fields';
 import { validate } from '../../../lib/validate';
 import { useChangePassword } from '../api/change-password';
-import { NewPasswordFields, PasswordField } from './password-field';
+import { NewPasswordFields, newPasswordFieldOf, PasswordField } from './password-field';
 
 type Field = 'oldPwd' | 'newPwd' | 'repeatPwd';
 type Values = Record<Field, string>;
 
+const NEW_PASSWORD = ['newPwd', 'repeatPwd'] as const;
+
+/** Where each error of the change schema is shown: the old password is checked by the server only. */
 function fieldOf(error: ErrorKey, values: Values): Field {
-  if (error === 'PASSWORD_BLANK') return values.newPwd === '' ? 'newPwd' : 'repeatPwd';
-  if (error === 'NEW_PASSWORD_DIFFERENT') return 'repeatPwd';
-  return 'newPwd';
+  return newPasswordFieldOf(error, values, NEW_PASSWORD) ?? 'newPwd';
 }
 
 /**
@@ -54,7 +55,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
           autoComplete="current-password"
         />
         <NewPasswordFields
-          names={['newPwd', 'repeatPwd']}
+          names={NEW_PASSWORD}
           labels={[t('auth.change.newPassword'), t('auth.change.repeatNewPassword')]}
           values={values}
           change={change}

@@ -1,6 +1,6 @@
 import '@mantine/core/styles/PasswordInput.css';
 import { PasswordInput } from '@mantine/core';
-import { isPasswordFormat, PASSWORD_MAX_LENGTH } from '@mutenet/contract';
+import { type ErrorKey, isPasswordFormat, PASSWORD_MAX_LENGTH } from '@mutenet/contract';
 import { useTranslation } from 'react-i18next';
 
 type PasswordFieldProps = {
@@ -79,4 +79,26 @@ export function NewPasswordFields<F extends string>({
       {field(repeat, repeatLabel)}
     </>
   );
+}
+
+/**
+ * Where an error about a new password and its repetition is shown: a blank one on the field left empty, a mismatch on
+ * the repetition, a format on the password; undefined for an error about another field.
+ */
+export function newPasswordFieldOf<F extends string>(
+  error: ErrorKey,
+  values: Record<F, string>,
+  [first, repeat]: readonly [F, F],
+): F | undefined {
+  switch (error) {
+    case 'PASSWORD_BLANK':
+      return values[first] === '' ? first : repeat;
+    case 'PASSWORD_DIFFERENT':
+    case 'NEW_PASSWORD_DIFFERENT':
+      return repeat;
+    case 'PASSWORD_FORMAT':
+      return first;
+    default:
+      return undefined;
+  }
 }

@@ -12,7 +12,7 @@ import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useRegister } from '../api/register';
 import { EmailCodeFields } from './email-code-fields';
-import { NewPasswordFields } from './password-field';
+import { NewPasswordFields, newPasswordFieldOf } from './password-field';
 import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
@@ -29,17 +29,15 @@ const EMPTY: Values = {
   inviteCode: '',
 };
 
+const NEW_PASSWORD = ['password', 'repeatPassword'] as const;
+
 /** Where each error of the register schema is shown. */
 function fieldOf(error: ErrorKey, values: Values): Field {
+  const password = newPasswordFieldOf(error, values, NEW_PASSWORD);
+  if (password) return password;
   switch (error) {
     case 'USERNAME_INVALID':
       return 'name';
-    case 'PASSWORD_BLANK':
-      return values.password === '' ? 'password' : 'repeatPassword';
-    case 'PASSWORD_DIFFERENT':
-      return 'repeatPassword';
-    case 'PASSWORD_FORMAT':
-      return 'password';
     case 'EMAIL_CODE_REQUIRED':
       return 'emailCode';
     case 'INVITE_CODE_INVALID':
@@ -99,7 +97,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
         <TextInput {...text('email')} type="email" label={t('auth.email')} autoComplete="email" />
         <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
         <NewPasswordFields
-          names={['password', 'repeatPassword']}
+          names={NEW_PASSWORD}
           labels={[t('auth.password'), t('auth.repeatPassword')]}
           values={values}
           change={change}

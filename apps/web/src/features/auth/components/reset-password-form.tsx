@@ -9,7 +9,7 @@ import { validate } from '../../../lib/validate';
 import { useCaptcha } from '../api/get-captcha';
 import { useResetPassword } from '../api/reset-password';
 import { EmailCodeFields } from './email-code-fields';
-import { NewPasswordFields } from './password-field';
+import { NewPasswordFields, newPasswordFieldOf } from './password-field';
 import { useCaptchaFormFields } from './use-captcha-form-fields';
 import { useEmailCodeSender } from './use-email-code-sender';
 
@@ -18,20 +18,11 @@ type Values = Record<Field, string>;
 
 const EMPTY: Values = { email: '', imgCode: '', emailCode: '', newPwd: '', repeatPwd: '' };
 
+const NEW_PASSWORD = ['newPwd', 'repeatPwd'] as const;
+
 /** Where each error of the reset schema is shown (the schema checks in the order of spec section 5). */
 function fieldOf(error: ErrorKey, values: Values): Field {
-  switch (error) {
-    case 'PASSWORD_BLANK':
-      return values.newPwd === '' ? 'newPwd' : 'repeatPwd';
-    case 'PASSWORD_DIFFERENT':
-      return 'repeatPwd';
-    case 'PASSWORD_FORMAT':
-      return 'newPwd';
-    case 'EMAIL_CODE_REQUIRED':
-      return 'emailCode';
-    default:
-      return 'email';
-  }
+  return newPasswordFieldOf(error, values, NEW_PASSWORD) ?? (error === 'EMAIL_CODE_REQUIRED' ? 'emailCode' : 'email');
 }
 
 /** Forgotten password: email, picture code, email code and the new password twice. */
@@ -77,7 +68,7 @@ export function ResetPasswordForm({ onReset }: { onReset: () => void }) {
         />
         <EmailCodeFields captcha={captcha} sender={sender} values={values} change={change} errorFor={errorFor} />
         <NewPasswordFields
-          names={['newPwd', 'repeatPwd']}
+          names={NEW_PASSWORD}
           labels={[t('auth.reset.newPassword'), t('auth.reset.repeatNewPassword')]}
           values={values}
           change={change}
