@@ -621,7 +621,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
     const { round } = row.plan;
     const load = `${round.connections} conn, ${ROUNDS} × ${'seconds' in round ? `${round.seconds} s` : `${round.amount} req`}`;
     lines.push(
-      `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | **${fixed(row.ours.rps / row.bare.rps, 2)}** | ` +
+      `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | **${fixed(rateRatio(row), 2)}** | ` +
         `${ms(row.ours.p50)} / ${ms(row.ours.p99)} | ${ms(row.bare.p50)} / ${ms(row.bare.p99)} | ` +
         `${ms(row.ours.cpu)} / ${ms(row.bare.cpu)} | ` +
         `${ok ? `all ${row.expected}` : `ours ${statusList(row.ours)}; bare ${statusList(row.bare)}`}, ${row.note} |`,
@@ -650,7 +650,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
         `${ok ? `${ms(push.ours.p50)} / ${ms(push.ours.p99)} (${push.ours.requests})` : 'failed'} | ` +
         `${push.bare ? ms(push.bare.p50) : '—'} | ${ok && push.bare ? `**${fixed(push.ours.p50 / push.bare.p50, 1)}**` : '—'} | ` +
         `${push.direct ? (push.direct.error ? `failed: ${push.direct.error}` : ms(push.direct.p50)) : '—'} | ` +
-        `${ms(push.raw.p50)} / ${ms(push.raw.p99)} | ${ok ? `**${fixed(push.ours.p50 / push.raw.p50, 1)}**` : '—'} |`,
+        `${ms(push.raw.p50)} / ${ms(push.raw.p99)} | ${ok ? `**${fixed(timesOneStatement(push), 1)}**` : '—'} |`,
     );
   }
   const targets = targetsMet(rows, pushes);
@@ -683,6 +683,11 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   return lines.join('\n');
 }
 
+/** A case's rate over the bare server's: the ratio the table prints and the targets are set in. */
+const rateRatio = (row: Row) => row.ours.rps / row.bare.rps;
+/** A push's p50 over the same updates' as one statement. */
+const timesOneStatement = (push: PushRow) => push.ours.p50 / push.raw.p50;
+
 /** The targets (README, "Benchmarks"): the least ratio to the bare server of a read and of the 304, the most of a push. */
 const TARGETS = { read: 0.5, notModified: 0.8, push: 2, pushSize: 10_000 };
 
@@ -693,31 +698,30 @@ const ratioAgainst = (value: number, line: number) =>
 /** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
 function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const parts: string[] = [];
-  const ratio = (row: Row) => row.ours.rps / row.bare.rps;
   // Quoted: some cases' names hold a comma.
-  const named = (row: Row) => `"${row.name}" (${ratioAgainst(ratio(row), TARGETS.read)})`;
-  const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => ratio(a) - ratio(b));
+  const named = (row: Row) => `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)})`;
+  const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => rateRatio(a) - rateRatio(b));
   if (reads.length > 0) {
-    const missed = reads.filter((row) => ratio(row) < TARGETS.read);
-    const lowestMet = reads.find((row) => ratio(row) >= TARGETS.read);
+    const missed = reads.filter((row) => rateRatio(row) < TARGETS.read);
     const target = `every read at ${TARGETS.read} of the bare server's rate or more`;
     if (missed.length === 0) parts.push(`${target}: met, the lowest ${named(reads[0]!)}`);
     else {
+      const lowestMet = reads[missed.length];
       const rest = lowestMet ? `, the lowest of the rest ${named(lowestMet)}` : '';
       parts.push(`${target}: missed by ${missed.map(named).join(' and ')}${rest}`);
     }
   }
   for (const row of rows.filter((each) => each.goal === 'not-modified')) {
-    const value = ratio(row);
+    const value = rateRatio(row);
     const verdict = value >= TARGETS.notModified ? 'met' : 'missed';
     parts.push(
-      `the 304 at ${TARGETS.notModified} of it or more: ${ratioAgainst(value, TARGETS.notModified)}, ${verdict}`,
+      `the 304 at ${TARGETS.notModified} of the bare server's rate or more: ${ratioAgainst(value, TARGETS.notModified)}, ${verdict}`,
     );
   }
   const push = pushes.find((each) => each.size === TARGETS.pushSize);
   if (push) {
     const target = `the ${TARGETS.pushSize.toLocaleString('en')}-user push within ${TARGETS.push}× one statement`;
-    const times = push.ours.p50 / push.raw.p50;
+    const times = timesOneStatement(push);
     if (!clean(push.ours, 200)) parts.push(`${target}: missed, the push failed`);
     else parts.push(`${target}: ${fixed(times, 2)}×, ${times <= TARGETS.push ? 'met' : 'missed'}`);
   }
