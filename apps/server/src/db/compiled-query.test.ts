@@ -49,6 +49,27 @@ describe.each(DATABASES)('a query compiled once (%s)', (database) => {
     expect(await query.takeFirst(9999, 'none')).toBeUndefined();
   });
 
+  it('runs in a transaction, compiled once for the instance and the transaction, and reads what it wrote', async () => {
+    const { db } = server.app;
+    let builds = 0;
+    const query = compiledOnce(db, 1, (key: string) => {
+      builds++;
+      return db.selectFrom('settings').select('value').where('key', '=', key);
+    });
+    expect(await query.takeFirst('alpha')).toEqual({ value: 'v0' });
+    // Rolled back, so that the other tests find the rows as they were.
+    let seen: unknown;
+    const rolledBack = inTransaction(db, async (tx) => {
+      await tx.updateTable('settings').set({ value: 'in the transaction' }).where('key', '=', 'beta').execute();
+      seen = await query.on(tx).takeFirst('beta');
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(seen).toEqual({ value: 'in the transaction' });
+    expect(await query.takeFirst('beta')).toEqual({ value: 'v1' });
+    expect(builds).toBe(1);
+  });
+
   it('refuses, on its first run, a value that does not end up a parameter', async () => {
     const { db } = server.app;
     const query = compiledOnce(db, 2, (key: string, _unused: number) =>

@@ -8,6 +8,8 @@ type Placeholder = { readonly slot: number };
 export type CompiledOnce<Row, Values extends unknown[]> = {
   takeFirst(...values: Values): Promise<Row | undefined>;
   all(...values: Values): Promise<Row[]>;
+  /** The same query run on another Kysely instance of the same database (a transaction's), compiled once for both. */
+  on(db: Pick<Kysely<Database>, 'executeQuery'>): CompiledOnce<Row, Values>;
 };
 
 /**
@@ -25,7 +27,6 @@ export function compiledOnce<Row, Values extends unknown[]>(
   build: (...placeholders: Values) => Compilable<Row>,
 ): CompiledOnce<Row, Values> {
   let bind: ((values: unknown[]) => CompiledQuery<Row>) | undefined;
-  const readAtOnce = readsAtOnce(db);
   const compile = () => {
     const placeholders = Array.from({ length: arity }, (_, slot): Placeholder => ({ slot }));
     const compiled = build(...(placeholders as Values)).compile();
@@ -47,9 +48,20 @@ export function compiledOnce<Row, Values extends unknown[]>(
       return { query, queryId, sql, parameters };
     };
   };
-  const run = (values: unknown[]) => {
+  return runsOn(db, (values) => {
     bind ??= compile();
-    const query = bind(values);
+    return bind(values);
+  });
+}
+
+/** A compiled-once query's runs on `db`, each with the query `bound` to its values. */
+function runsOn<Row, Values extends unknown[]>(
+  db: Pick<Kysely<Database>, 'executeQuery'>,
+  bound: (values: unknown[]) => CompiledQuery<Row>,
+): CompiledOnce<Row, Values> {
+  const readAtOnce = readsAtOnce(db);
+  const run = (values: unknown[]) => {
+    const query = bound(values);
     return readAtOnce?.(query) ?? db.executeQuery(query);
   };
   return {
@@ -59,5 +71,6 @@ export function compiledOnce<Row, Values extends unknown[]>(
     async all(...values) {
       return (await run(values)).rows;
     },
+    on: (other) => runsOn(other, bound),
   };
 }
