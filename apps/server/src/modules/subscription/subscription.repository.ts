@@ -583,7 +583,8 @@ const NO_CUSTOMER = -1;
 
 /**
  * SQLite's statement counting PUSHED_PER_STATEMENT pushed rows: `now`, then each row's user id, upload and download.
- * SQLite binds a JavaScript number as a REAL: each is cast back to an integer, so that the counters add up exactly.
+ * better-sqlite3 binds a JavaScript number as a REAL: each is cast back to an integer, so that the counters add up as
+ * integers.
  */
 function sqliteTrafficCount(db: Executor) {
   return compiledOnce(db, 1 + 3 * PUSHED_PER_STATEMENT, (now: number, ...values: number[]) => {
