@@ -1,8 +1,10 @@
-// `npm run lighthouse`: Lighthouse 12 (mobile, default simulated throttling) on the login screen, the dashboard and
-// the shop, served by the built server on a temporary SQLite database with the demo catalogue. Prints the performance
-// and accessibility scores, and the audits that cost points when a page misses its target, with the requests the
-// simulation put on the way to its Largest Contentful Paint; exits 1 then.
+// `npm run lighthouse [-- --runs N]`: Lighthouse 12 (mobile, default simulated throttling) on the login screen, the
+// dashboard and the shop, served by the built server on a temporary SQLite database with the demo catalogue, N times
+// each (5 by default). Prints each run's performance score and the median run's scores, and the audits that cost
+// points when a page misses its target, with the requests the simulation put on the way to its Largest Contentful
+// Paint; exits 1 then.
 
+import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
@@ -18,6 +20,15 @@ const METRICS = [
   'cumulative-layout-shift',
   'speed-index',
 ];
+
+// One run's performance score moves with what else the machine does (on these shared machines by 10 points and more
+// for the same page), so a page is judged on the median of several runs, as Lighthouse's documentation advises.
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const RUNS = Number(values.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error('usage: npm run lighthouse [-- --runs N]  (N a whole number of runs per page, 5 by default)');
+  process.exit(2);
+}
 
 build();
 // The browser tests' server and the server tests' sign-up over the real calls (the code read from the outbox).
@@ -43,13 +54,15 @@ try {
     { name: 'shop', path: '/person/shop', signedIn: true },
   ];
   for (const page of pages) {
-    if (page.signedIn) {
-      await tab.goto(`${server.url}/healthz`);
-      await tab.evaluate((value) => localStorage.setItem('token', value), token);
-      await devtools.send('Network.clearBrowserCache');
-    }
-    const run = () =>
-      lighthouse(`${server.url}${page.path}`, {
+    const run = async () => {
+      if (page.signedIn) {
+        await tab.goto(`${server.url}/healthz`);
+        await tab.evaluate((value) => localStorage.setItem('token', value), token);
+        await devtools.send('Network.clearBrowserCache');
+      }
+      // Lantern keeps the simulated timings of the last run only once this is emptied before it.
+      Lantern.Simulation.Simulator.allNodeTimings.clear();
+      const { lhr } = await lighthouse(`${server.url}${page.path}`, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
@@ -57,12 +70,16 @@ try {
         // Storage holds the session of a signed-in page; the cache was emptied above.
         disableStorageReset: page.signedIn,
       });
-    let { lhr } = await run();
-    // Lighthouse now and then fails to record the trace of a load (NO_NAVSTART, and no score): once more then.
-    if (lhr.runtimeError) ({ lhr } = await run());
-    const pageMissed = report(page.name, lhr);
-    if (pageMissed) reportLcpChain(server.url);
-    Lantern.Simulation.Simulator.allNodeTimings.clear();
+      return { lhr, lcpTimings: Lantern.Simulation.Simulator.allNodeTimings.get('optimisticLargestContentfulPaint') };
+    };
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      let result = await run();
+      // Lighthouse now and then fails to record the trace of a load (NO_NAVSTART, and no score): once more then.
+      if (result.lhr.runtimeError) result = await run();
+      runs.push(result);
+    }
+    const pageMissed = report(page.name, runs);
     missed = pageMissed || missed;
   }
   await cdp.close();
@@ -72,19 +89,41 @@ try {
 }
 process.exit(missed ? 1 : 0);
 
-/** Prints a page's scores and metrics, and the audits that cost points when a score misses its target. */
-function report(name, lhr) {
+function scoreOf(lhr, category) {
+  return Math.round((lhr.categories[category]?.score ?? 0) * 100);
+}
+
+/**
+ * Prints each run's performance score, then the median run's scores and metrics (the run whose performance score is
+ * the median, the lower of the two middle ones for an even number of runs), and the audits that cost points when a
+ * score misses its target: performance in the median run, accessibility in any run (it does not depend on the machine).
+ */
+function report(name, runs) {
+  const scored = runs.filter(({ lhr }) => !lhr.runtimeError);
+  const judged = scored.length > 0 ? scored : runs;
+  const byPerformance = judged.slice().sort((a, b) => scoreOf(a.lhr, 'performance') - scoreOf(b.lhr, 'performance'));
+  const medianRun = byPerformance[Math.floor((byPerformance.length - 1) / 2)];
+  const median = medianRun.lhr;
   const scores = Object.entries(TARGETS).map(([category, target]) => {
-    const score = Math.round((lhr.categories[category]?.score ?? 0) * 100);
+    const score =
+      category === 'performance'
+        ? scoreOf(median, category)
+        : Math.min(...judged.map(({ lhr }) => scoreOf(lhr, category)));
     return { category, target, score, missed: score < target };
   });
-  const metrics = METRICS.map((id) => `${lhr.audits[id].title}: ${lhr.audits[id].displayValue}`).join(', ');
+  const each = runs.map(({ lhr }) =>
+    lhr.runtimeError ? `failed (${lhr.runtimeError.code})` : scoreOf(lhr, 'performance'),
+  );
   process.stdout.write(`\n${name}: ${scores.map((s) => `${s.category} ${s.score} (target ${s.target})`).join(', ')}\n`);
+  process.stdout.write(`  performance in each of ${runs.length} runs: ${each.join(', ')}; the median run's below\n`);
+  const metrics = METRICS.map((id) => `${median.audits[id].title}: ${median.audits[id].displayValue}`).join(', ');
   process.stdout.write(`  ${metrics}\n`);
   // The simulated phone is this machine slowed down 4 times: a slower machine scores lower for the same page.
-  process.stdout.write(`  this machine's CPU benchmark index: ${Math.round(lhr.environment.benchmarkIndex)}\n`);
-  for (const warning of lhr.runWarnings) process.stdout.write(`  ! ${warning}\n`);
-  for (const { category } of scores.filter((s) => s.missed)) {
+  const indexes = runs.map(({ lhr }) => Math.round(lhr.environment.benchmarkIndex));
+  process.stdout.write(`  this machine's CPU benchmark index: ${Math.min(...indexes)}-${Math.max(...indexes)}\n`);
+  for (const warning of median.runWarnings) process.stdout.write(`  ! ${warning}\n`);
+  for (const { category, score } of scores.filter((s) => s.missed)) {
+    const lhr = category === 'performance' ? median : judged.find((r) => scoreOf(r.lhr, category) === score).lhr;
     const failing = lhr.categories[category].auditRefs
       .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
       .filter(({ audit }) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative')
@@ -94,6 +133,7 @@ function report(name, lhr) {
       process.stdout.write(`  - ${category}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}\n`);
     }
   }
+  if (scores.some((s) => s.category === 'performance' && s.missed)) reportLcpChain(medianRun.lcpTimings, server.url);
   return scores.some((s) => s.missed);
 }
 
@@ -101,8 +141,7 @@ function report(name, lhr) {
  * The requests Lighthouse's simulation (Lantern) put on the way to the page's Largest Contentful Paint, in the order
  * it started them, with their simulated start and end on the throttled network: what holds that paint back.
  */
-function reportLcpChain(origin) {
-  const timings = Lantern.Simulation.Simulator.allNodeTimings.get('optimisticLargestContentfulPaint');
+function reportLcpChain(timings, origin) {
   if (!timings) return;
   process.stdout.write('  requests on the way to the Largest Contentful Paint (simulated ms):\n');
   const requests = [...timings]
