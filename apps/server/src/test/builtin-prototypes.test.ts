@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
+import { jsonPrintedBy } from './module-script.js';
 
 /**
  * Whether each built-in prototype has fast properties (V8's `%HasFastProperties`, which only a process started with
@@ -23,13 +19,8 @@ async function prototypesAfterLoading(): Promise<{ loaded: Record<string, boolea
     await import('./apps/server/src/app.ts');
     const loaded = fast();
     class Wrapped extends String {}
-    console.log(JSON.stringify({ loaded, afterSubclass: fast().String, declared: typeof Wrapped }));`;
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', probe],
-    { cwd: ROOT, env: { ...process.env, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined } },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!);
+    console.log(JSON.stringify({ loaded, afterSubclass: fast().String }));`;
+  return jsonPrintedBy(probe, ['--allow-natives-syntax', '--import', 'tsx']);
 }
 
 describe("the built-in prototypes, once the server's modules are loaded", () => {
