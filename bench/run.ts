@@ -140,8 +140,11 @@ function rawPushStatement(userIds: number[], now: number) {
 // --- measuring -----------------------------------------------------------------------------------------------------
 
 type Reads = { usableUsers: number; statements: number; userStatements: number; nodeStatements: number };
-/** `cpu`: the server process's CPU time per answered request, in milliseconds (all its threads). */
-type Side = Measured & { cpu: number; reads: Reads };
+/**
+ * `cpu`: the server process's CPU time per answered request, in milliseconds (all its threads); `rates`: each round's
+ * requests per second.
+ */
+type Side = Measured & { cpu: number; rates: number[]; reads: Reads };
 /**
  * Which of the targets a case is held to (README, "Benchmarks"): a read call at half the bare server's rate, the node
  * API's 304 at 0.8 of it; none for the login, bounded by its password hash by design, and for Fastify alone, a floor
@@ -175,9 +178,11 @@ const FIRST_FETCH_LINKS = 2 * (FIRST_FETCH.warmup + ROUNDS * FIRST_FETCH.round);
 /** None where there are not that many customers beyond LINKS (a small `--users`): the case is left out then. */
 const firstFetchLinks = () => (USERS - LINKS >= FIRST_FETCH_LINKS ? FIRST_FETCH_LINKS : 0);
 
-type Tally = { samples: Samples; cpuMicros: number; reads: Reads };
+/** `rates`: each round's requests per second, in order, to pair with the other side's round. */
+type Tally = { samples: Samples; rates: number[]; cpuMicros: number; reads: Reads };
 const newTally = (): Tally => ({
   samples: emptySamples(),
+  rates: [],
   cpuMicros: 0,
   reads: { usableUsers: 0, statements: 0, userStatements: 0, nodeStatements: 0 },
 });
@@ -186,7 +191,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
   const before = await child.ask<AppStats>({ type: 'stats' });
-  merge(tally.samples, await hammer(target, plan));
+  const samples = await hammer(target, plan);
+  merge(tally.samples, samples);
+  tally.rates.push(samples.times.length / (samples.ms / 1000));
   const after = await child.ask<AppStats>({ type: 'stats' });
   tally.cpuMicros += after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
   tally.reads.usableUsers += after.usableUsers - before.usableUsers;
@@ -200,6 +207,7 @@ async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
 const side = (tally: Tally): Side => ({
   ...summarize(tally.samples),
   cpu: tally.cpuMicros / 1000 / Math.max(1, tally.samples.times.length),
+  rates: tally.rates,
   reads: tally.reads,
 });
 
@@ -611,11 +619,12 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
       `${USERS.toLocaleString('en')} users with a running package (${listed.toLocaleString('en')} listed), ` +
       `${NODES} nodes. The app and the bare server each run in a process of their own and are loaded in turn: ` +
       `a warm-up each (in the feed's cases, one fetch of each of their ${LINKS.toLocaleString('en')} links), then ` +
-      `${ROUNDS} rounds each, alternating, on keep-alive connections.`,
+      `${ROUNDS} rounds each, alternating, on keep-alive connections. "ours ÷ bare" is the whole case's; in brackets ` +
+      `the least and the most of its rounds' (each of ours over the bare server's after it).`,
   );
   lines.push('');
   lines.push(
-    '| case | load per side | ours req/s | bare req/s | ours ÷ bare | ours p50 / p99 ms | bare p50 / p99 ms | server CPU ms per request ours / bare | answers |',
+    '| case | load per side | ours req/s | bare req/s | ours ÷ bare (rounds) | ours p50 / p99 ms | bare p50 / p99 ms | server CPU ms per request ours / bare | answers |',
   );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) {
@@ -623,7 +632,8 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
     const { round } = row.plan;
     const load = `${round.connections} conn, ${ROUNDS} × ${'seconds' in round ? `${round.seconds} s` : `${round.amount} req`}`;
     lines.push(
-      `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | **${fixed(rateRatio(row), 2)}** | ` +
+      `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | ` +
+        `**${fixed(rateRatio(row), 2)}** (${roundRatios(row)}) | ` +
         `${ms(row.ours.p50)} / ${ms(row.ours.p99)} | ${ms(row.bare.p50)} / ${ms(row.bare.p99)} | ` +
         `${ms(row.ours.cpu)} / ${ms(row.bare.cpu)} | ` +
         `${ok ? `all ${row.expected}` : `ours ${statusList(row.ours)}; bare ${statusList(row.bare)}`}, ${row.note} |`,
@@ -687,6 +697,14 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
 
 /** A case's rate over the bare server's: the ratio the table prints and the targets are set in. */
 const rateRatio = (row: Row) => row.ours.rps / row.bare.rps;
+/**
+ * The least and the most of the rounds' ratios, each of our rounds over the bare server's round after it: how far the
+ * machine moved the ratio within the case.
+ */
+function roundRatios({ ours, bare }: Row): string {
+  const ratios = ours.rates.map((rps, i) => rps / bare.rates[i]!);
+  return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}`;
+}
 /** A push's p50 over the same updates' as one statement. */
 const timesOneStatement = (push: PushRow) => push.ours.p50 / push.raw.p50;
 
