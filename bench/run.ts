@@ -198,7 +198,7 @@ async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
   const before = await child.ask<AppStats>({ type: 'stats' });
   const samples = await hammer(target, plan);
   merge(tally.samples, samples);
-  tally.rates.push(samples.times.length / (samples.ms / 1000));
+  tally.rates.push(summarize(samples).rps);
   const after = await child.ask<AppStats>({ type: 'stats' });
   tally.cpuMicros += after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
   tally.reads.usableUsers += after.usableUsers - before.usableUsers;
