@@ -6,7 +6,7 @@ import { GZIPPED_HEADERS } from '../../lib/compression.js';
 import { type Answer, goesAsIs } from '../../lib/early-answers.js';
 import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { NodeView } from '../nodes/nodes.service.js';
-import { AliveBodySchema, MAX_USERS_PER_REPORT, NodeQuerySchema, PushBodySchema } from './node-api.schema.js';
+import { AliveBodySchema, MAX_USERS_PER_REPORT, PushBodySchema, readNodeQuery } from './node-api.schema.js';
 import { readPushBody } from './push-body.js';
 import { uniProxyConfigAnswer } from './uni-proxy-config.js';
 import type { UserListCache } from './user-list.js';
@@ -62,10 +62,10 @@ export default async function nodeApiRoutes(fastify: FastifyInstance, { users }:
 
   /** The node whose own id and token the call carries (a shared token is not accepted), else undefined. */
   function callingNode(query: unknown, apiKey: unknown): MaybePromise<NodeView | undefined> {
-    const parsed = NodeQuerySchema.safeParse(query);
-    const token = parsed.data?.token ?? (typeof apiKey === 'string' ? apiKey : undefined);
-    if (!parsed.success || !token) return undefined;
-    return fastify.nodes.authenticate(Number(parsed.data.node_id), token, parsed.data.node_type);
+    const nodeQuery = readNodeQuery(query);
+    const token = nodeQuery?.token ?? (typeof apiKey === 'string' ? apiKey : undefined);
+    if (!nodeQuery || !token) return undefined;
+    return fastify.nodes.authenticate(nodeQuery.nodeId, token, nodeQuery.nodeType);
   }
 
   // The heartbeat only feeds the status pages: a store that is away must not refuse the agent's call, or its
