@@ -11,8 +11,8 @@ const isOptionalText = (value: unknown, maxLength: number) =>
 /**
  * The node query of a call, or undefined when it is not one. Read by hand, not by a zod object: every node's pulls
  * come here, and once Fastify had checked request bodies with zod (the login form's), a zod object here made some
- * 270 KB of the pulls' garbage outlive each scavenge into the old generation, and the scavenges took 2.2 ms instead
- * of 0.9 (bench/RESULTS.md, "Twenty-ninth round").
+ * 270 KB of the pulls' garbage outlive each scavenge into the old generation, and the scavenges took more than
+ * twice as long (bench/RESULTS.md, "Twenty-ninth round").
  */
 export function readNodeQuery(query: unknown): NodeQuery | undefined {
   if (typeof query !== 'object' || query === null) return undefined;
