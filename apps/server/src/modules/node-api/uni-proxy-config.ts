@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
 import type { NodeView } from '../nodes/nodes.service.js';
+import { etagOf } from './etag.js';
 
 /** How often agents pull configuration and users, and push traffic, in seconds. */
 export const PULL_INTERVAL_SECONDS = 60;
@@ -31,7 +31,7 @@ export function uniProxyConfigAnswer(node: NodeView): { body: Buffer; etag: stri
   let answer = answers.get(node);
   if (!answer) {
     const body = Buffer.from(JSON.stringify(uniProxyConfig(node)));
-    answer = { body, etag: `"${hash('sha1', body)}"` };
+    answer = { body, etag: etagOf(body) };
     answers.set(node, answer);
   }
   return answer;

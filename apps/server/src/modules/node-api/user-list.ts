@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
+import { etagOf } from './etag.js';
 
 /** However quiet the writes, a cached list is rebuilt at least this often (operator changes without Redis). */
 export const USER_LIST_MAX_AGE_MS = 60_000;
@@ -91,7 +91,7 @@ export class UserListCache {
     const entry: Entry = {
       body: kept?.body ?? body,
       gzipped: kept?.gzipped ?? (await gzipAsync(body)),
-      etag: kept?.etag ?? `"${createHash('sha1').update(body).digest('hex')}"`,
+      etag: kept?.etag ?? etagOf(body),
       version,
       validUntil: Math.min(nextChange ?? Number.POSITIVE_INFINITY, now + USER_LIST_MAX_AGE_MS),
       // From the minute alone: a package that starts or ends sooner makes the list untrue then, and it is built after.
