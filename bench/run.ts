@@ -54,11 +54,13 @@ const PUSH_SIZES = [10_000, 500].filter((size) => size <= USERS);
 const PUSH = { count: 20, minimum: 3, budgetSeconds: 20 };
 /**
  * The feed is rate-limited per token (30 a minute) and per client address (60 a minute): the load spreads its
- * requests over this many customers' links and over as many X-Forwarded-For addresses, as many clients would. The
- * three feed cases send up to some 300,000 requests within a minute, and their warm-ups one a link each: 20,000 links
- * keep each under its limit (some 18 fetches a link).
+ * requests over this many customers' links and over as many X-Forwarded-For addresses, as many clients would. Each
+ * warm-up fetches every link once, and each round takes links and addresses in order from the first, so a link is
+ * fetched at most 27 times in the three feed cases (within about a minute) while a round has no more requests than
+ * there are links: 50,000 links hold up to some 66,000 fetches a second. With 20,000, a machine that answered 27,000
+ * a second fetched the first links twice a round, and the app answered the last case's fetches of them with 429.
  */
-const LINKS = Math.min(20_000, USERS);
+const LINKS = Math.min(50_000, USERS);
 /**
  * A link's first fetch, whose customer is read from the database (as every link's is in a burst of clients after an
  * outage): each request of this case fetches a link never fetched before, so it needs customers beyond LINKS. Each
