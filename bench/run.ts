@@ -736,8 +736,10 @@ function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const answeredAsExpected = (row: Row) => clean(row.ours, row.expected) && clean(row.bare, row.expected);
   const meets = (row: Row, target: number) => answeredAsExpected(row) && rateRatio(row) >= target;
   // Quoted: some cases' names hold a comma.
-  const named = (row: Row) =>
-    `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${answeredAsExpected(row) ? '' : `, not all ${row.expected}`})`;
+  const named = (row: Row) => {
+    const unexpected = answeredAsExpected(row) ? '' : `, not all ${row.expected}`;
+    return `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${unexpected})`;
+  };
   const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => rateRatio(a) - rateRatio(b));
   if (reads.length > 0) {
     const missed = reads.filter((row) => !meets(row, TARGETS.read));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, TestClock } from '../../test/test-app.js';
 import { connectRedis, MemoryStore, RedisStore, type Store } from './store.js';
 
-/** A store, its time and a way to let it pass: the memory store reads a clock the test moves; Redis needs real waiting. */
+/** A store, its clock and a way to let time pass: the memory store reads a clock the test moves; Redis really waits. */
 type Subject = { store: Store; now(): number; pass(ms: number): Promise<void>; close(): Promise<void> };
 
 const SUBJECTS: [string, () => Promise<Subject>][] = [
