@@ -257,6 +257,43 @@ describe.runIf(POSTGRES_URL)('the database’s changes, as PostgreSQL reports th
       await read('expiring', 11_001);
       expect(loads.filter((key) => key === 'expiring')).toHaveLength(3);
     });
+
+    it('when full, drops its oldest sixteenth at once, and forgets the rows of what it dropped', async () => {
+      await openFeed();
+      const cache = new ReadCache<string>(feed, { tables: ['users'], maxEntries: 32, maxAgeMs: 60_000 });
+      const loads: string[] = [];
+      const read = (key: string) =>
+        cache.read(
+          key,
+          0,
+          async () => {
+            loads.push(key);
+            return key;
+          },
+          () => ({ rows: [['users', key]] }),
+        );
+      for (let i = 0; i < 32; i++) await read(`k${i}`);
+      expect(cache.size).toBe(32);
+      await read('k32');
+      // Two out (32 / 16), the new one in.
+      expect(cache.size).toBe(31);
+      expect([cache.peek('k0', 0), cache.peek('k1', 0)]).toEqual([undefined, undefined]);
+      for (let i = 2; i <= 32; i++) expect(cache.peek(`k${i}`, 0)).toBe(`k${i}`);
+      // A change to a dropped value's row drops nothing else; to a kept one's, that one.
+      cache.forgetRow('users', 'k0');
+      expect(cache.size).toBe(31);
+      cache.forgetRow('users', 'k5');
+      expect(cache.peek('k5', 0)).toBeUndefined();
+      expect(cache.size).toBe(30);
+      await read('k0');
+      expect(loads.filter((key) => key === 'k0')).toHaveLength(2);
+      // However many come after, the entries stay within the bound, the newest kept.
+      for (let i = 33; i < 300; i++) {
+        await read(`k${i}`);
+        expect(cache.size).toBeLessThanOrEqual(32);
+      }
+      expect(cache.peek('k299', 0)).toBe('k299');
+    });
   });
 });
 
