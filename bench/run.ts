@@ -612,6 +612,11 @@ const statusList = (m: Measured) =>
     .join(' ') + (m.errors ? ` ${m.errors} errors` : '');
 const clean = (m: Measured, expected: number) =>
   m.errors === 0 && Object.keys(m.statuses).every((status) => Number(status) === expected);
+/**
+ * Whether both sides answered every request of a case as it expects: one answered otherwise (a 429 where the machine
+ * outran a rate limit) measured something else, and misses its target.
+ */
+const answeredAsExpected = (row: Row) => clean(row.ours, row.expected) && clean(row.bare, row.expected);
 
 type ReportInput = {
   startedAt: Date;
@@ -642,7 +647,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) {
-    const ok = clean(row.ours, row.expected) && clean(row.bare, row.expected);
+    const ok = answeredAsExpected(row);
     const { round } = row.plan;
     const load = `${round.connections} conn, ${ROUNDS} × ${'seconds' in round ? `${round.seconds} s` : `${round.amount} req`}`;
     lines.push(
@@ -732,14 +737,10 @@ const ratioAgainst = (value: number, line: number) =>
 /** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
 function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const parts: string[] = [];
-  // A case answered otherwise than it expects (a 429 where the machine outran a rate limit) measured something else.
-  const answeredAsExpected = (row: Row) => clean(row.ours, row.expected) && clean(row.bare, row.expected);
   const meets = (row: Row, target: number) => answeredAsExpected(row) && rateRatio(row) >= target;
+  const unexpected = (row: Row) => (answeredAsExpected(row) ? '' : `, not all ${row.expected}`);
   // Quoted: some cases' names hold a comma.
-  const named = (row: Row) => {
-    const unexpected = answeredAsExpected(row) ? '' : `, not all ${row.expected}`;
-    return `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${unexpected})`;
-  };
+  const named = (row: Row) => `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${unexpected(row)})`;
   const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => rateRatio(a) - rateRatio(b));
   if (reads.length > 0) {
     const missed = reads.filter((row) => !meets(row, TARGETS.read));
@@ -753,7 +754,7 @@ function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   }
   for (const row of rows.filter((each) => each.goal === 'not-modified')) {
     const value = rateRatio(row);
-    const verdict = meets(row, TARGETS.notModified) ? 'met' : `missed${answeredAsExpected(row) ? '' : ', not all 304'}`;
+    const verdict = meets(row, TARGETS.notModified) ? 'met' : `missed${unexpected(row)}`;
     parts.push(
       `the 304 at ${TARGETS.notModified} of the bare server's rate or more: ${ratioAgainst(value, TARGETS.notModified)}, ${verdict}`,
     );
