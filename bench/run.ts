@@ -701,6 +701,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   const notModified = rows.find((row) => row.expected === 304);
   if (notModified) {
     const reads = notModified.ours.reads!;
+    const others = reads.statements - reads.nodeStatements;
     const held = reads.usableUsers === 0 && reads.userStatements === 0 && clean(notModified.ours, 304);
     lines.push('');
     lines.push(
@@ -708,7 +709,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
         `answers 304, \`SubscriptionService.usableUsers\` called ${reads.usableUsers} times, ` +
         `${reads.userStatements} SQL statements naming \`users\` ` +
         `(${reads.statements} statements in all: ${reads.nodeStatements} reading \`nodes\`, which the app re-reads ` +
-        `every 5 s, and ${reads.statements - reads.nodeStatements} others).`,
+        `every 5 s, and ${others} ${others === 1 ? 'other' : 'others'}).`,
     );
   }
   return lines.join('\n');
