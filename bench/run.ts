@@ -628,6 +628,9 @@ type ReportInput = {
   label: string;
 };
 
+/** `n` and the noun, plural unless n is 1: "1 other", "3 others". */
+const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: ReportInput): string {
   const lines: string[] = [];
   lines.push(`### ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${label}`);
@@ -701,15 +704,14 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   const notModified = rows.find((row) => row.expected === 304);
   if (notModified) {
     const reads = notModified.ours.reads!;
-    const others = reads.statements - reads.nodeStatements;
     const held = reads.usableUsers === 0 && reads.userStatements === 0 && clean(notModified.ours, 304);
     lines.push('');
     lines.push(
       `**The 304 path ${held ? 'does not read' : 'READ'} the user table**: ${notModified.ours.requests.toLocaleString('en')} ` +
-        `answers 304, \`SubscriptionService.usableUsers\` called ${reads.usableUsers} times, ` +
-        `${reads.userStatements} SQL statements naming \`users\` ` +
-        `(${reads.statements} statements in all: ${reads.nodeStatements} reading \`nodes\`, which the app re-reads ` +
-        `every 5 s, and ${others} ${others === 1 ? 'other' : 'others'}).`,
+        `answers 304, \`SubscriptionService.usableUsers\` called ${countOf(reads.usableUsers, 'time')}, ` +
+        `${countOf(reads.userStatements, 'SQL statement')} naming \`users\` ` +
+        `(${countOf(reads.statements, 'statement')} in all: ${reads.nodeStatements} reading \`nodes\`, which the app ` +
+        `re-reads every 5 s, and ${countOf(reads.statements - reads.nodeStatements, 'other')}).`,
     );
   }
   return lines.join('\n');
