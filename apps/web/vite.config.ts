@@ -6,7 +6,8 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { DEFAULT_LANGUAGE } from '../../packages/contract/src/language.ts';
-import { SCREEN_MODULES } from './src/app/screens.ts';
+import { FIRST_CALLS, SCREEN_MODULES, type ScreenModule } from './src/app/screens.ts';
+import { earlyCallsScript } from './src/lib/early-calls.ts';
 
 /** The contract is consumed as source: its `.js` specifiers resolve to the `.ts` files beside them. */
 export const contractAlias = {
@@ -67,12 +68,21 @@ const scriptsAfterStyles: Plugin = {
   },
 };
 
+/** The inline script of a page whose modules make these first calls (the screen's before its shell's), or ''. */
+function earlyCallsOf(modules: readonly ScreenModule[]): string {
+  const calls = [...modules].reverse().flatMap((module) => FIRST_CALLS[module] ?? []);
+  if (calls.length === 0) return '';
+  return `    <script>${earlyCallsScript(calls)}</script>\n`;
+}
+
 /**
  * A page for each path of `SCREEN_MODULES`, `screens/{segment}.html`: index.html naming, beside the first bundle, the
  * scripts of the route modules that path shows, which the server answers for that path. The browser fetches them with
  * the first bundle, rather than once that bundle has arrived and run (a round trip and more on a slow network, and
  * the screen's code was the last to arrive). Scripts only: a screen's styles come with its code, as the styles of the
- * first screen would otherwise share the bandwidth with the first paint's.
+ * first screen would otherwise share the bandwidth with the first paint's. A signed-in screen's page also sends its
+ * first calls as it starts (`early-calls.ts`), from an inline script above the style sheets, which a script below
+ * them would wait for.
  */
 function screenPages(): Plugin {
   let base = '/';
@@ -95,7 +105,8 @@ function screenPages(): Plugin {
       if (!entry) throw new Error('no chunk is the entry of index.html');
       const firstLoad = closure(entry.fileName);
       const page = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-      if (!page.includes('</head>')) throw new Error('index.html has no </head>');
+      if (!page.includes('</head>') || !page.includes('</title>\n'))
+        throw new Error('index.html has no </title> or no </head>');
       await fs.mkdir(path.join(dir, 'screens'), { recursive: true });
       for (const [screenPath, modules] of Object.entries(SCREEN_MODULES)) {
         const files = new Set<string>();
@@ -112,7 +123,7 @@ function screenPages(): Plugin {
         );
         await fs.writeFile(
           path.join(dir, 'screens', `${screenPath.slice(1)}.html`),
-          page.replace('  </head>', `${links}  </head>`),
+          page.replace('</title>\n', `</title>\n${earlyCallsOf(modules)}`).replace('  </head>', `${links}  </head>`),
         );
       }
     },

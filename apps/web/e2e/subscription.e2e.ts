@@ -67,6 +67,32 @@ describe('dashboard, knowledge base, node status and the subscription reset in a
 
   const readClipboard = (tab: Page) => tab.evaluate(() => navigator.clipboard.readText());
 
+  it.each([
+    ['/person/pannel?lang=en', 'subscription-none', ['/mutenet/notice', '/mutenet/user/package/stat']],
+    ['/person/shop?lang=en', 'plan-card', ['/mutenet/packages']],
+  ])(
+    'opens %s with its first calls sent by the page as it starts, each once and taken by the app',
+    async (path, shown, calls) => {
+      const tab = await signedIn();
+      const asked: string[] = [];
+      tab.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname.startsWith('/mutenet/') || pathname === '/person/config.json') asked.push(pathname);
+      });
+      await tab.goto(path);
+      await tab.getByTestId(shown).first().waitFor();
+      await tab.waitForLoadState('networkidle');
+      expect(asked.sort()).toEqual([...calls, '/mutenet/login', '/person/config.json'].sort());
+      // The page's script left an answer for each call, and the app took every one.
+      expect(
+        await tab.evaluate(() =>
+          Object.keys((window as { mutenetEarlyCalls?: object }).mutenetEarlyCalls ?? { none: true }),
+        ),
+      ).toEqual([]);
+      await tab.context().close();
+    },
+  );
+
   it('shows the empty node list on a fresh server, leading to the shop', async () => {
     const tab = await signedIn();
     await tab.goto('/person/state?lang=en');

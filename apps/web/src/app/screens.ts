@@ -1,3 +1,5 @@
+import { getNotice, getPackageStat, getPlans, login, RUNTIME_CONFIG_PATH } from '@mutenet/contract';
+import type { EarlyCall } from '../lib/early-calls';
 import { PATHS } from '../lib/paths';
 
 /** A route module of src/app/routes that loads on demand, by its file's name. */
@@ -40,4 +42,16 @@ export const SCREEN_MODULES: Readonly<Record<string, readonly ScreenModule[]>> =
   [PATHS.userCentre]: inShell('person'),
   [PATHS.shopConfigure]: inShell('shop-configure'),
   [PATHS.orderStatus]: inShell('order-status'),
+};
+
+/**
+ * The calls each route module's first queries make (its route's `queries` in the router; a test holds the two to each
+ * other). The build writes them into the pages of the paths that show the module, for the page to send as it starts
+ * (`early-calls.ts`).
+ */
+export const FIRST_CALLS: Readonly<Partial<Record<ScreenModule, readonly EarlyCall[]>>> = {
+  // The runtime configuration and the session check.
+  'app-layout': [{ method: 'GET', path: RUNTIME_CONFIG_PATH }, login],
+  dashboard: [getNotice, getPackageStat],
+  shop: [getPlans],
 };

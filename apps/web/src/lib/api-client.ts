@@ -2,6 +2,7 @@ import { type Endpoint, envelopeOf, SUCCESS_CODE } from '@mutenet/contract';
 import * as z from 'zod/mini';
 import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
 import type { Resources } from '../i18n/resources/en';
+import { takeEarlyAnswer } from './early-calls';
 import { type ToastOptions, toastError, toastMistake } from './notify';
 import { clearStorage, getToken } from './storage';
 
@@ -66,15 +67,18 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
 type RequestOptions = { method?: string; timeout?: number; query?: Record<string, string>; body?: URLSearchParams };
 
 /**
- * One request with the token, the request language and a time limit (spec section 7). `fetch` is looked up on every
- * call, so that tests can stand in for the network.
+ * One request with the token, the request language and a time limit (spec section 7), or the answer the page already
+ * asked for as it started (`early-calls.ts`). `fetch` is looked up on every call, so that tests can stand in for the
+ * network.
  */
 async function request(
   path: string,
   { method = 'GET', timeout = DEFAULT_TIMEOUT_MS, query, body }: RequestOptions = {},
 ): Promise<Response> {
-  const headers = new Headers({ 'Accept-Language': currentRequestLanguage() });
+  const language = currentRequestLanguage();
   const token = getToken();
+  const early = query || body ? undefined : takeEarlyAnswer(method, path, token, language);
+  const headers = new Headers({ 'Accept-Language': language });
   if (token) headers.set('Authorization', token);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -86,7 +90,7 @@ async function request(
   });
   try {
     const url = query ? `${path}?${new URLSearchParams(query)}` : path;
-    const response = globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
+    const response = early ?? globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
     return await Promise.race([response, timedOut]);
   } finally {
     clearTimeout(timer);

@@ -2,7 +2,7 @@
  * Everything the panel keeps in the browser. The token survives the tab (local storage); the rest
  * lives as long as the tab does (session storage).
  */
-const TOKEN_KEY = 'token';
+export const TOKEN_KEY = 'token';
 
 export const SESSION_KEYS = {
   email: 'email',

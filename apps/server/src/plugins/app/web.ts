@@ -5,7 +5,13 @@ import fastifyStatic from '@fastify/static';
 import { CHECKOUT_PATH_PREFIX, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
 import fp from 'fastify-plugin';
 import { COMPRESS_FROM_BYTES } from '../../lib/compression.js';
-import { CHECKOUT_POLICY, cspHeader, PANEL_POLICY } from '../../lib/content-security-policy.js';
+import {
+  CHECKOUT_POLICY,
+  type ContentSecurityPolicy,
+  cspHeader,
+  PANEL_POLICY,
+  pagePolicy,
+} from '../../lib/content-security-policy.js';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
 
@@ -33,12 +39,18 @@ export default fp<WebOptions>(
             .map((file) => file.slice(0, -'.html'.length))
         : [],
     );
-    // The two pages' own policies, however they are reached (their paths, or the files' own names under /person/).
-    const pagePolicies = new Map([
-      [indexFile, cspHeader(PANEL_POLICY)],
-      [path.join(distDir, CHECKOUT_PAGE), cspHeader(CHECKOUT_POLICY)],
-      ...[...screenPages].map((screen) => [path.join(screensDir, `${screen}.html`), cspHeader(PANEL_POLICY)] as const),
-    ]);
+    // The pages' own policies, however they are reached (their paths, or the files' own names under /person/). A
+    // screen's page may carry an inline script (its first calls, sent as it starts), allowed by its hash.
+    const pages: (readonly [string, ContentSecurityPolicy])[] = [
+      [indexFile, PANEL_POLICY],
+      [path.join(distDir, CHECKOUT_PAGE), CHECKOUT_POLICY],
+      ...[...screenPages].map((screen) => [path.join(screensDir, `${screen}.html`), PANEL_POLICY] as const),
+    ];
+    const pagePolicies = new Map(
+      pages
+        .filter(([file]) => fs.existsSync(file))
+        .map(([file, policy]) => [file, cspHeader(pagePolicy(policy, fs.readFileSync(file, 'utf8')))]),
+    );
 
     fastify.get('/', (_request, reply) => reply.redirect('/person/'));
     fastify.get('/person', (_request, reply) => reply.redirect('/person/'));
