@@ -5,8 +5,9 @@ export type ContentSecurityPolicy = Readonly<Record<string, readonly string[]>>;
 
 /**
  * What every policy says: scripts only from this server's own files (no inline script but a page's own, by its hash
- * (`pagePolicy`); no event attribute, no `javascript:` URL, no eval), no plugins, no `<base>` to redirect relative URLs, and never inside a frame. The app
- * inside the mobile apps' WebView (`from=mobile`) is that WebView's top-level document, not a frame.
+ * (`pagePolicy`); no event attribute, no `javascript:` URL, no eval), no plugins, no `<base>` to redirect relative
+ * URLs, and never inside a frame. The app inside the mobile apps' WebView (`from=mobile`) is that WebView's top-level
+ * document, not a frame.
  */
 const COMMON: ContentSecurityPolicy = {
   'script-src': ["'self'"],
@@ -67,7 +68,7 @@ export function cspHeader(policy: ContentSecurityPolicy): string {
 }
 
 /** The inline scripts of a page the build wrote (`<script>` with no attribute), as the policy's hash sources. */
-export function inlineScriptHashes(page: string): string[] {
+function inlineScriptHashes(page: string): string[] {
   return [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
     ([, source = '']) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`,
   );
