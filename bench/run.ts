@@ -2,9 +2,10 @@
  * `npm run bench [-- [--postgres] [--duration S] [--users N]]`: the customer calls, the feed and the node API under
  * load, each against a bare `node:http` server answering the same bytes in the same run (see README, "Benchmarks").
  *
- * Four processes on 2 cores: this one (seeding, then the load generator), the app (`app-server.ts`), the bare
- * server (`bare-server.ts`) and the same answering through Fastify alone (one row, beside the 304); the servers are
- * loaded one after the other, never together. Results go to the console and to bench/RESULTS.md.
+ * Four processes on 2 cores, and PostgreSQL's own: this one (seeding, then the load generator), the app
+ * (`app-server.ts`), the bare server (`bare-server.ts`) and the same answering through Fastify alone (one row, beside
+ * the 304); the servers are loaded one after the other, never together. Results go to the console and to
+ * bench/RESULTS.md.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import { openDatabase } from '../apps/server/src/db/database.js';
 import type { Database } from '../apps/server/src/db/schema.js';
 import { ARGON2 } from '../apps/server/src/modules/auth/auth.service.js';
 import { hasSwitch, option } from './arguments.js';
+import { cpuMicrosBetween, isLocalServer, postgresCpuMicros } from './database-cpu.js';
 import { type AppStats, BENCH_CAPTCHA_CODE, Child } from './ipc.js';
 import {
   type Captured,
@@ -143,10 +145,12 @@ function rawPushStatement(userIds: number[], now: number) {
 
 type Reads = { usableUsers: number; statements: number; userStatements: number; nodeStatements: number };
 /**
- * `cpu`: the server process's CPU time per answered request, in milliseconds (all its threads); `rates`: each round's
- * requests per second.
+ * Per answered request, in milliseconds of CPU time: `cpu` the server process's (all its threads), `loadCpu` the load
+ * generator's (this process's), `databaseCpu` the PostgreSQL server's processes' (undefined where they cannot be
+ * seen: SQLite, whose work is the app's own, or a server on another machine). `rates`: each round's requests per
+ * second.
  */
-type Side = Measured & { cpu: number; rates: number[]; reads: Reads };
+type Side = Measured & { cpu: number; loadCpu: number; databaseCpu?: number; rates: number[]; reads: Reads };
 /**
  * Which of the targets a case is held to (README, "Benchmarks"): a read call at half the bare server's rate, the node
  * API's 304 at 0.8 of it; none for the login, bounded by its password hash by design, and for Fastify alone, a floor
@@ -186,23 +190,42 @@ const FIRST_FETCH_LINKS = 2 * (FIRST_FETCH.warmup + ROUNDS * FIRST_FETCH.round);
 const firstFetchLinks = () => (USERS - LINKS >= FIRST_FETCH_LINKS ? FIRST_FETCH_LINKS : 0);
 
 /** `rates`: each round's requests per second, in order, to pair with the other side's round. */
-type Tally = { samples: Samples; rates: number[]; cpuMicros: number; reads: Reads };
+type Tally = {
+  samples: Samples;
+  rates: number[];
+  cpuMicros: number;
+  loadCpuMicros: number;
+  databaseCpuMicros?: number;
+  reads: Reads;
+};
 const newTally = (): Tally => ({
   samples: emptySamples(),
   rates: [],
   cpuMicros: 0,
+  loadCpuMicros: 0,
   reads: { usableUsers: 0, statements: 0, userStatements: 0, nodeStatements: 0 },
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether the database's processes are on this machine, their CPU time counted in each round (`postgresCpuMicros`). */
+let databaseWatched = false;
+
 async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
   const before = await child.ask<AppStats>({ type: 'stats' });
+  const databaseBefore = databaseWatched ? postgresCpuMicros() : undefined;
+  const loadBefore = process.cpuUsage();
   const samples = await hammer(target, plan);
+  const load = process.cpuUsage(loadBefore);
+  tally.loadCpuMicros += load.user + load.system;
   merge(tally.samples, samples);
   tally.rates.push(summarize(samples).rps);
   const after = await child.ask<AppStats>({ type: 'stats' });
+  const databaseAfter = databaseWatched ? postgresCpuMicros() : undefined;
   tally.cpuMicros += after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
+  if (databaseBefore !== undefined && databaseAfter !== undefined) {
+    tally.databaseCpuMicros = (tally.databaseCpuMicros ?? 0) + cpuMicrosBetween(databaseBefore, databaseAfter);
+  }
   tally.reads.usableUsers += after.usableUsers - before.usableUsers;
   tally.reads.statements += after.statements - before.statements;
   tally.reads.userStatements += after.userStatements - before.userStatements;
@@ -211,12 +234,17 @@ async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
   await pause(300);
 }
 
-const side = (tally: Tally): Side => ({
-  ...summarize(tally.samples),
-  cpu: tally.cpuMicros / 1000 / Math.max(1, tally.samples.times.length),
-  rates: tally.rates,
-  reads: tally.reads,
-});
+const side = (tally: Tally): Side => {
+  const perRequest = (micros: number) => micros / 1000 / Math.max(1, tally.samples.times.length);
+  return {
+    ...summarize(tally.samples),
+    cpu: perRequest(tally.cpuMicros),
+    loadCpu: perRequest(tally.loadCpuMicros),
+    ...(tally.databaseCpuMicros === undefined ? {} : { databaseCpu: perRequest(tally.databaseCpuMicros) }),
+    rates: tally.rates,
+    reads: tally.reads,
+  };
+};
 
 /**
  * Headers the bare server does not copy from the app's answer: Node's HTTP server writes these itself. Every other
@@ -261,6 +289,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-bench-'));
   place = { url: '', dir, label: '' };
   place = await prepareDatabase(dir);
+  databaseWatched = POSTGRES && isLocalServer(place.url) && postgresCpuMicros() !== undefined;
   const { url, schema } = place;
   log(`database: ${place.label}${schema ? ` (schema ${schema}, dropped at the end)` : ` (${url.slice(7)})`}`);
 
@@ -555,6 +584,11 @@ async function main() {
     model: cpuModel(),
     node: process.version,
     database: dbVersion,
+    databaseCpu: databaseWatched
+      ? "the PostgreSQL server's processes' (all of them, the app's connections and the server's own work)"
+      : POSTGRES
+        ? "the database's (— here: its server is not on this machine)"
+        : "the database's (— on SQLite: its work is the app's own, in the server's column)",
     loadBefore,
     loadAfter: loadAverage(),
   };
@@ -605,6 +639,9 @@ function cpuModel(): string {
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const ms = (value: number) =>
   value < 1 ? fixed(value, 3) : value < 10 ? fixed(value, 2) : value < 100 ? fixed(value, 1) : fixed(value, 0);
+/** The database's CPU a request, ours / bare: the bare server's is what the database did by itself meanwhile. */
+const databaseCpu = ({ ours, bare }: Row) =>
+  ours.databaseCpu === undefined ? '—' : `${ms(ours.databaseCpu)} / ${ms(bare.databaseCpu ?? Number.NaN)}`;
 const rate = (value: number) => (value < 100 ? fixed(value, 1) : Math.round(value).toLocaleString('en'));
 const statusList = (m: Measured) =>
   Object.entries(m.statuses)
@@ -620,7 +657,16 @@ const answeredAsExpected = (row: Row) => clean(row.ours, row.expected) && clean(
 
 type ReportInput = {
   startedAt: Date;
-  machine: { cpus: number; model: string; node: string; database: string; loadBefore: string; loadAfter: string };
+  machine: {
+    cpus: number;
+    model: string;
+    node: string;
+    database: string;
+    /** What the database CPU column holds, in a clause. */
+    databaseCpu: string;
+    loadBefore: string;
+    loadAfter: string;
+  };
   rows: Row[];
   pushes: PushRow[];
   hashCost: HashCost;
@@ -642,13 +688,15 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
       `${NODES} nodes. The app and the bare server each run in a process of their own and are loaded in turn: ` +
       `a warm-up each (in the feed's cases, one fetch of each of their ${LINKS.toLocaleString('en')} links), then ` +
       `${ROUNDS} rounds each, alternating, on keep-alive connections. "ours ÷ bare" is the whole case's; in brackets ` +
-      `the least and the most of its rounds' (each of ours over the bare server's after it).`,
+      `the least and the most of its rounds' (each of ours over the bare server's after it). CPU per request: the ` +
+      `server's process, ${machine.databaseCpu}, and the load generator's (one process loading either server); ` +
+      `on ${machine.cpus} cores the three take turns, so their sum, not the server's alone, bounds a rate.`,
   );
   lines.push('');
   lines.push(
-    '| case | load per side | ours req/s | bare req/s | ours ÷ bare (rounds) | ours p50 / p99 ms | bare p50 / p99 ms | server CPU ms per request ours / bare | answers |',
+    '| case | load per side | ours req/s | bare req/s | ours ÷ bare (rounds) | ours p50 / p99 ms | bare p50 / p99 ms | server CPU ms per request ours / bare | database CPU ms per request ours / bare | load generator CPU ms per request ours / bare | answers |',
   );
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) {
     const ok = answeredAsExpected(row);
     const { round } = row.plan;
@@ -658,6 +706,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
         `**${fixed(rateRatio(row), 2)}** (${roundRatios(row)}) | ` +
         `${ms(row.ours.p50)} / ${ms(row.ours.p99)} | ${ms(row.bare.p50)} / ${ms(row.bare.p99)} | ` +
         `${ms(row.ours.cpu)} / ${ms(row.bare.cpu)} | ` +
+        `${databaseCpu(row)} | ${ms(row.ours.loadCpu)} / ${ms(row.bare.loadCpu)} | ` +
         `${ok ? `all ${row.expected}` : `ours ${statusList(row.ours)}; bare ${statusList(row.bare)}`}, ${row.note} |`,
     );
   }
@@ -689,6 +738,16 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
   }
   const targets = targetsMet(rows, pushes);
   if (targets) lines.push('', targets);
+  const missed = rows.filter((row) => row.goal !== 'none' && !meetsGoal(row));
+  if (missed.length > 0) {
+    lines.push(
+      '',
+      `**Where the machine's CPU went in the cases that missed**, a request, in ms: the server's, the database's ` +
+        `and the load generator's, summed, ours against the bare server's side, with their quotient; and how many of ` +
+        `the cores each side kept busy so. Where both kept about as many busy, the rates stand as these sums do: ` +
+        `${missed.map(cpuSums).join('; ')}.`,
+    );
+  }
   lines.push('');
   lines.push('What the app read from its database during each measured window (counted at the database driver):');
   lines.push('');
@@ -738,9 +797,26 @@ const ratioAgainst = (value: number, line: number) =>
   fixed(value, 2) === fixed(line, 2) && value !== line ? fixed(value, 3) : fixed(value, 2);
 
 /** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
+const meets = (row: Row, target: number) => answeredAsExpected(row) && rateRatio(row) >= target;
+const meetsGoal = (row: Row) => meets(row, row.goal === 'not-modified' ? TARGETS.notModified : TARGETS.read);
+
+/**
+ * A case's CPU a request, all three processes summed on each side, the bare side's sum over ours, and the cores each
+ * side kept busy (its rate times its sum).
+ */
+function cpuSums({ name, ours, bare }: Row): string {
+  const sum = (side: Side) => side.cpu + (side.databaseCpu ?? 0) + side.loadCpu;
+  const database = (side: Side) => (side.databaseCpu === undefined ? '' : ` + ${ms(side.databaseCpu)}`);
+  const cores = (side: Side) => fixed((side.rps * sum(side)) / 1000, 2);
+  return (
+    `"${name}" ${ms(ours.cpu)}${database(ours)} + ${ms(ours.loadCpu)} = ${ms(sum(ours))} against ` +
+    `${ms(bare.cpu)}${database(bare)} + ${ms(bare.loadCpu)} = ${ms(sum(bare))} (${fixed(sum(bare) / sum(ours), 2)}), ` +
+    `${cores(ours)} and ${cores(bare)} cores busy`
+  );
+}
+
 function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const parts: string[] = [];
-  const meets = (row: Row, target: number) => answeredAsExpected(row) && rateRatio(row) >= target;
   const unexpected = (row: Row) => (answeredAsExpected(row) ? '' : `, not all ${row.expected}`);
   // Quoted: some cases' names hold a comma.
   const named = (row: Row) => `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${unexpected(row)})`;
