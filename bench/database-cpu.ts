@@ -39,9 +39,15 @@ export function cpuMicrosBetween(before: Map<number, number>, after: Map<number,
   return micros;
 }
 
-/** Whether a PostgreSQL URL's server runs on this machine, where its processes can be seen. */
+/**
+ * Whether a PostgreSQL URL's server runs on this machine, where its processes can be seen: its host (or its `host`
+ * parameter, a socket's folder) is a loopback address, a folder, or none. Read by hand, as node-postgres reads it:
+ * `URL` refuses a socket's URL with no host (`postgres://user@/db?host=/run/postgresql`).
+ */
 export function isLocalServer(url: string): boolean {
-  const { hostname, searchParams } = new URL(url);
-  const host = searchParams.get('host') ?? hostname;
-  return host === '' || host.startsWith('/') || ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host);
+  const parameter = /[?&]host=([^&]*)/.exec(url)?.[1];
+  const host = parameter === undefined ? /^\w+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?]*)/.exec(url)?.[1] : parameter;
+  if (host === undefined) return false;
+  const name = decodeURIComponent(host);
+  return name === '' || name.startsWith('/') || ['127.0.0.1', 'localhost', '[::1]'].includes(name);
 }

@@ -35,6 +35,8 @@ run('lint and format (biome)', 'npx', ['biome', 'check', '.']);
 run('types (tsc -b)', 'npx', ['tsc', '-b']);
 run('types of the server tests', 'npx', ['tsc', '--noEmit', '-p', 'apps/server/tsconfig.test.json']);
 run('types of the browser tests', 'npx', ['tsc', '--noEmit', '-p', 'apps/web/e2e/tsconfig.json']);
+// The benchmark is not run by the tests (timings are not assertions), but it must still build against the app.
+run('types of the benchmark', 'npx', ['tsc', '--noEmit', '-p', 'bench/tsconfig.json']);
 run('boundaries and cycles (dependency-cruiser)', 'npx', [
   'depcruise',
   'packages/contract/src',
