@@ -796,7 +796,7 @@ const TARGETS = { read: 0.5, notModified: 0.8, push: 2, pushSize: 10_000 };
 const ratioAgainst = (value: number, line: number) =>
   fixed(value, 2) === fixed(line, 2) && value !== line ? fixed(value, 3) : fixed(value, 2);
 
-/** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
+/** Whether a case met a ratio, each of its answers as expected; and the ratio its goal sets. */
 const meets = (row: Row, target: number) => answeredAsExpected(row) && rateRatio(row) >= target;
 const meetsGoal = (row: Row) => meets(row, row.goal === 'not-modified' ? TARGETS.notModified : TARGETS.read);
 
@@ -815,6 +815,7 @@ function cpuSums({ name, ours, bare }: Row): string {
   );
 }
 
+/** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
 function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const parts: string[] = [];
   const unexpected = (row: Row) => (answeredAsExpected(row) ? '' : `, not all ${row.expected}`);
