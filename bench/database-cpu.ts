@@ -38,16 +38,3 @@ export function cpuMicrosBetween(before: Map<number, number>, after: Map<number,
   for (const [pid, used] of after) micros += used - (before.get(pid) ?? 0);
   return micros;
 }
-
-/**
- * Whether a PostgreSQL URL's server runs on this machine, where its processes can be seen: its host (or its `host`
- * parameter, a socket's folder) is a loopback address, a folder, or none. Read by hand, as node-postgres reads it:
- * `URL` refuses a socket's URL with no host (`postgres://user@/db?host=/run/postgresql`).
- */
-export function isLocalServer(url: string): boolean {
-  const parameter = /[?&]host=([^&]*)/.exec(url)?.[1];
-  const host = parameter === undefined ? /^\w+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?]*)/.exec(url)?.[1] : parameter;
-  if (host === undefined) return false;
-  const name = decodeURIComponent(host);
-  return name === '' || name.startsWith('/') || ['127.0.0.1', 'localhost', '[::1]'].includes(name);
-}
