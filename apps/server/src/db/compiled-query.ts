@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { prepareOnPostgres, readsAtOnce } from './database.js';
+import { readsAtOnce } from './database.js';
+import { prepareOnPostgres } from './postgres-statements.js';
 import type { Database } from './schema.js';
 
 /** Where a run's value goes: each placeholder is an object of its own, found again by identity in the parameters. */

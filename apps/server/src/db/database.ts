@@ -13,6 +13,8 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { PreparedStatements } from './postgres-statements.js';
+import { type RowMaker, rowMaker } from './row-maker.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -88,9 +90,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // A dropped connection must not crash the process: the pool reports those it holds idle, and each client those
   // lost while a request holds it (the request's query fails by itself, and the pool then discards the client).
   pool.on('error', () => {});
+  const statements = new PreparedStatements();
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    wrapQueries(client, options.queryTimeoutMs);
+    wrapQueries(client, statements, options.queryTimeoutMs);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
@@ -119,32 +122,18 @@ export function readsAtOnce(db: object): ReadAtOnce | undefined {
   };
 }
 
-/** The query texts sent to PostgreSQL as named prepared statements, and their names. */
-const preparedNames = new Map<string, string>();
-
 /**
- * PostgreSQL parses and plans every query Kysely sends (it sends unnamed statements). A text registered here (the
- * queries compiled once, `compiled-query.ts`, run on every request) goes as a named prepared statement instead: each
- * connection prepares it the first time, then only binds and runs it. Only registered texts: a prepared statement
- * stays on its connection for good, and texts that vary (lists of ids) must not pile up.
- */
-export function prepareOnPostgres(text: string): void {
-  if (!preparedNames.has(text)) preparedNames.set(text, `mutenet_${preparedNames.size + 1}`);
-}
-
-/**
- * Each query of a connection: a registered text goes as its named prepared statement, and a query that has no answer
- * within `timeoutMs` closes the connection. Over a network that drops packets silently (a host lost behind a
+ * Each query of a connection: a registered text goes as its named prepared statement (`PreparedStatements`), and a
+ * query that has no answer within `timeoutMs` closes the connection. Over a network that drops packets silently (a host lost behind a
  * firewall), a query would otherwise wait for TCP to give up, a quarter of an hour, and the connection would stay
  * stuck even once the network came back; closed, it fails its query (a 503) and the pool makes a new one.
  */
-function wrapQueries(client: pg.PoolClient, timeoutMs: number | undefined) {
+function wrapQueries(client: pg.PoolClient, statements: PreparedStatements, timeoutMs: number | undefined) {
   type Query = (...args: unknown[]) => unknown;
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (...args) => {
     const [text, values] = args;
-    const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
-    const result = name ? query({ name, text, values }) : query(...args);
+    const result = (typeof text === 'string' && statements.run(client, query, text, values)) || query(...args);
     if (!timeoutMs || !(result instanceof Promise)) return result;
     const silence = setTimeout(() => {
       dropConnection(
@@ -205,22 +194,18 @@ function keepPreparedStatements(database: SQLite.Database) {
 /**
  * better-sqlite3 makes each row's object in C++, looking every column's name up in V8's string table and adding the
  * properties one at a time (a seventh of the orders list's time). A statement's `all` instead reads its rows as
- * arrays and makes each object with a function written for the statement's columns, which V8 creates in its final
- * shape at once: the same objects, keys in the same order (a column named `__proto__` is a property, where the
- * driver's would set the prototype). The columns are those of the schema the statement was prepared on; another
- * process's change of the schema that adds or drops columns is seen by their count, which reads them again.
+ * arrays and makes each object with a function written for the statement's columns (`rowMaker`). The columns are
+ * those of the schema the statement was prepared on; another process's change of the schema that adds or drops
+ * columns is seen by their count, which reads them again.
  */
 function readRowsAsArrays(statement: SQLite.Statement) {
   const all = statement.all.bind(statement);
   let columnCount = 0;
-  let makeRow: (values: unknown[]) => unknown = () => undefined;
+  let makeRow: RowMaker = () => ({});
   const readColumns = () => {
     const names = statement.columns().map((column) => column.name);
     columnCount = names.length;
-    // A quoted `__proto__` key would set the prototype; a computed one is a property like any other.
-    const keys = names.map((name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)));
-    const fields = keys.map((key, index) => `${key}: values[${index}]`);
-    makeRow = new Function('values', `return { ${fields.join(', ')} };`) as typeof makeRow;
+    makeRow = rowMaker(names);
   };
   readColumns();
   statement.all = ((...parameters: unknown[]) => {
