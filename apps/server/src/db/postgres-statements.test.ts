@@ -127,6 +127,28 @@ describe.runIf(POSTGRES_URL)('statements prepared on PostgreSQL, run after their
     ]);
   });
 
+  it('makes each connection’s rows as the statement was prepared there, when the schema changed in between', async () => {
+    await plain.query('create table u (id integer, mid text, tail text)');
+    await plain.query(`insert into u values (1, 'm', 't')`);
+    const two = openDatabase(POSTGRES_URL!, { searchPath: schema, poolSize: 2 }).db as AnyDb;
+    try {
+      const query = compiledOnce(two, 1, (from: number) => two.selectFrom('u').selectAll().where('id', '>=', from));
+      await two.connection().execute(async (before) => {
+        for (let run = 0; run < 2; run++)
+          expect(await query.on(before).all(1)).toEqual([{ id: 1, mid: 'm', tail: 't' }]);
+        await plain.query('alter table u drop column mid');
+        // The other connection prepares the statement now, and reads the rows as they are now, run after run.
+        await two.connection().execute(async (after) => {
+          for (let run = 0; run < 2; run++) expect(await query.on(after).all(1)).toEqual([{ id: 1, tail: 't' }]);
+        });
+        // The connection that had prepared it before: PostgreSQL refuses to run it, rather than change its rows.
+        await expect(query.on(before).all(1)).rejects.toMatchObject({ code: '0A000' });
+      });
+    } finally {
+      await two.destroy();
+    }
+  });
+
   it('gives up on a connection that goes silent in a run, and runs on a new one', async () => {
     const { hostname, port } = new URL(POSTGRES_URL!);
     const proxy = await startTcpProxy({ host: hostname, port: Number(port) });

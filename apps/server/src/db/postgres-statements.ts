@@ -30,36 +30,34 @@ const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
 
 /**
  * One pool's runs of the registered statements. pg runs a named statement as Bind, Describe, Execute and Sync, and
- * reads the row description PostgreSQL then sends on every run afresh, making each row's parsers from it. A
- * statement's row description is the same on every connection, so it is learnt once, from its first run through pg;
- * once a connection has prepared a statement, it runs there as Bind, Execute and Sync only (`BoundRun`), its rows
- * made by a function written for the statement's columns. On a feed's first fetch, which reads its customer in a
- * batched query, this halved the client's CPU a query (bench/RESULTS.md, fortieth round).
+ * reads the row description PostgreSQL then sends on every run afresh, making each row's parsers from it. On a
+ * connection a prepared statement's rows keep the description they had when it was prepared (PostgreSQL refuses to
+ * run it once a change of the schema would change them), so it is learnt from the statement's first run there,
+ * through pg; the runs after it are Bind, Execute and Sync only (`BoundRun`), their rows made by a function written
+ * for the statement's columns. On a feed's first fetch, which reads its customer in a batched query, this took the
+ * client's CPU a query from some 150 µs to 100 (bench/RESULTS.md, fortieth round).
  */
 export class PreparedStatements {
-  /** Each statement's rows, by its name, as its first run through pg described them. */
-  readonly #rows = new Map<string, RowMaker>();
-  /** The statements each connection has prepared. */
-  readonly #preparedOn = new WeakMap<object, Set<string>>();
+  /** Each connection's prepared statements, by name, with what makes their rows. */
+  readonly #preparedOn = new WeakMap<object, Map<string, RowMaker>>();
 
   /** A registered text's run on `client` (whose own `query` is `query`); undefined for a text not registered. */
   run(client: object, query: ClientQuery, text: string, values: unknown): Promise<StatementAnswer> | undefined {
     const name = preparedNames.get(text);
     if (!name) return undefined;
-    const makeRow = this.#rows.get(name);
     let prepared = this.#preparedOn.get(client);
-    if (makeRow && prepared?.has(name)) {
+    const makeRow = prepared?.get(name);
+    if (makeRow) {
       return new Promise((resolve, reject) => {
         query(new BoundRun(name, text, values as unknown[], makeRow, resolve, reject));
       });
     }
     return (query({ name, text, values }) as Promise<pg.QueryResult>).then((result) => {
-      if (!this.#rows.has(name)) this.#rows.set(name, rowsOf(result.fields));
       if (!prepared) {
-        prepared = new Set();
+        prepared = new Map();
         this.#preparedOn.set(client, prepared);
       }
-      prepared.add(name);
+      prepared.set(name, rowsOf(result.fields));
       return result;
     });
   }
