@@ -13,7 +13,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
-import { PreparedStatements } from './postgres-statements.js';
+import { runPrepared } from './postgres-statements.js';
 import { type RowMaker, rowMaker } from './row-maker.js';
 import type { Database } from './schema.js';
 
@@ -90,10 +90,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // A dropped connection must not crash the process: the pool reports those it holds idle, and each client those
   // lost while a request holds it (the request's query fails by itself, and the pool then discards the client).
   pool.on('error', () => {});
-  const statements = new PreparedStatements();
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    wrapQueries(client, statements, options.queryTimeoutMs);
+    wrapQueries(client, options.queryTimeoutMs);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
@@ -123,17 +122,17 @@ export function readsAtOnce(db: object): ReadAtOnce | undefined {
 }
 
 /**
- * Each query of a connection: a registered text goes as its named prepared statement (`PreparedStatements`), and a
- * query that has no answer within `timeoutMs` closes the connection. Over a network that drops packets silently (a host lost behind a
- * firewall), a query would otherwise wait for TCP to give up, a quarter of an hour, and the connection would stay
- * stuck even once the network came back; closed, it fails its query (a 503) and the pool makes a new one.
+ * Each query of a connection: a registered text goes as its named prepared statement (`runPrepared`), and a query
+ * that has no answer within `timeoutMs` closes the connection. Over a network that drops packets silently (a host
+ * lost behind a firewall), a query would otherwise wait for TCP to give up, a quarter of an hour, and the connection
+ * would stay stuck even once the network came back; closed, it fails its query (a 503) and the pool makes a new one.
  */
-function wrapQueries(client: pg.PoolClient, statements: PreparedStatements, timeoutMs: number | undefined) {
+function wrapQueries(client: pg.PoolClient, timeoutMs: number | undefined) {
   type Query = (...args: unknown[]) => unknown;
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (...args) => {
     const [text, values] = args;
-    const result = (typeof text === 'string' && statements.run(client, query, text, values)) || query(...args);
+    const result = (typeof text === 'string' && runPrepared(client, query, text, values)) || query(...args);
     if (!timeoutMs || !(result instanceof Promise)) return result;
     const silence = setTimeout(() => {
       dropConnection(

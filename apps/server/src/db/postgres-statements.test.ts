@@ -127,7 +127,7 @@ describe.runIf(POSTGRES_URL)('statements prepared on PostgreSQL, run after their
     ]);
   });
 
-  it('makes each connection’s rows as the statement was prepared there, when the schema changed in between', async () => {
+  it('makes a connection’s rows as the statement was prepared there, the schema having changed since', async () => {
     await plain.query('create table u (id integer, mid text, tail text)');
     await plain.query(`insert into u values (1, 'm', 't')`);
     const two = openDatabase(POSTGRES_URL!, { searchPath: schema, poolSize: 2 }).db as AnyDb;

@@ -9,7 +9,7 @@ const preparedNames = new Map<string, string>();
 /**
  * PostgreSQL parses and plans every query Kysely sends (it sends unnamed statements). A text registered here (the
  * queries compiled once, `compiled-query.ts`, run on every request) goes as a named prepared statement instead: each
- * connection prepares it the first time, then only binds and runs it (`PreparedStatements`). Only registered texts: a
+ * connection prepares it the first time, then only binds and runs it (`runPrepared`). Only registered texts: a
  * prepared statement stays on its connection for good, and texts that vary (lists of ids) must not pile up.
  */
 export function prepareOnPostgres(text: string): void {
@@ -28,41 +28,45 @@ const AS_IS = pg.types.getTypeParser(pg.types.builtins.TEXT);
 /** "SELECT 4", "INSERT 0 1": the command, and the count of rows at the end (pg reads it the same way). */
 const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
 
-/**
- * One pool's runs of the registered statements. pg runs a named statement as Bind, Describe, Execute and Sync, and
- * reads the row description PostgreSQL then sends on every run afresh, making each row's parsers from it. On a
- * connection a prepared statement's rows keep the description they had when it was prepared (PostgreSQL refuses to
- * run it once a change of the schema would change them), so it is learnt from the statement's first run there,
- * through pg; the runs after it are Bind, Execute and Sync only (`BoundRun`), their rows made by a function written
- * for the statement's columns. On a feed's first fetch, which reads its customer in a batched query, this took the
- * client's CPU a query from some 150 µs to 100 (bench/RESULTS.md, fortieth round).
- */
-export class PreparedStatements {
-  /** Each connection's prepared statements, by name, with what makes their rows. */
-  readonly #preparedOn = new WeakMap<object, Map<string, RowMaker>>();
+/** Each connection's prepared statements, by name, with what makes their rows. */
+const preparedOn = new WeakMap<object, Map<string, RowMaker>>();
 
-  /** A registered text's run on `client` (whose own `query` is `query`); undefined for a text not registered. */
-  run(client: object, query: ClientQuery, text: string, values: unknown): Promise<StatementAnswer> | undefined {
-    const name = preparedNames.get(text);
-    if (!name) return undefined;
-    let prepared = this.#preparedOn.get(client);
-    const makeRow = prepared?.get(name);
-    if (makeRow) {
-      return new Promise((resolve, reject) => {
-        query(new BoundRun(name, text, values as unknown[], makeRow, resolve, reject));
-      });
-    }
-    return (query({ name, text, values }) as Promise<pg.QueryResult>).then((result) => {
-      if (!prepared) {
-        prepared = new Map();
-        this.#preparedOn.set(client, prepared);
-      }
-      prepared.set(name, rowsOf(result.fields));
-      return result;
+/**
+ * A registered text's run on `client` (whose own `query` is `query`); undefined for a text not registered. pg runs a
+ * named statement as Bind, Describe, Execute and Sync, and reads the row description PostgreSQL then sends on every
+ * run afresh, making each row's parsers from it. On a connection a prepared statement's rows keep the description
+ * they had when it was prepared (PostgreSQL refuses to run it once a change of the schema would change them), so it
+ * is learnt from the statement's first run there, through pg; the runs after it are Bind, Execute and Sync only
+ * (`BoundRun`), their rows made by a function written for the statement's columns. On a feed's first fetch, which
+ * reads its customer in a batched query, this took the client's CPU a query from some 150 µs to 100
+ * (bench/RESULTS.md, fortieth round).
+ */
+export function runPrepared(
+  client: object,
+  query: ClientQuery,
+  text: string,
+  values: unknown,
+): Promise<StatementAnswer> | undefined {
+  const name = preparedNames.get(text);
+  if (!name) return undefined;
+  let prepared = preparedOn.get(client);
+  const makeRow = prepared?.get(name);
+  if (makeRow) {
+    return new Promise((resolve, reject) => {
+      query(new BoundRun(name, text, values as unknown[], makeRow, resolve, reject));
     });
   }
+  return (query({ name, text, values }) as Promise<pg.QueryResult>).then((result) => {
+    if (!prepared) {
+      prepared = new Map();
+      preparedOn.set(client, prepared);
+    }
+    prepared.set(name, rowsOf(result.fields));
+    return result;
+  });
 }
 
+/** What makes a statement's rows from the texts of their values, as pg reads the columns its description names. */
 function rowsOf(fields: readonly pg.FieldDef[]): RowMaker {
   return rowMaker(
     fields.map((field) => field.name),
