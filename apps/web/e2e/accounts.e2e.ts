@@ -43,6 +43,8 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('name').fill('Newcomer');
     await tab.getByTestId('email').fill(email);
     await expect.poll(() => tab.getByTestId('picture-code-hint').isVisible()).toBe(true);
+    // A picture that arrives after the code was typed clears it (as in `logIn`): wait for it first.
+    await tab.getByTestId('captcha-image').waitFor();
     await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
     await tab.getByTestId('send-email-code').click();
     await tab.getByText('Sent successfully').first().waitFor();
@@ -114,6 +116,7 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('reset-submit').click();
     await tab.getByText('Email format error').first().waitFor();
     await tab.getByTestId('email').fill(email);
+    await tab.getByTestId('captcha-image').waitFor();
     await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
     await tab.getByTestId('send-email-code').click();
     await tab.getByText('Sent successfully').first().waitFor();
