@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
+import { insertAccount, logIn, PASSWORD, typePictureCode } from './support/accounts.js';
 import { expectAccessible, launchBrowser, openPage, PHONE, waitForTransitions } from './support/browser.js';
-import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
+import { type E2eServer, startServer } from './support/server.js';
 
 describe('customer accounts in a real browser', () => {
   let server: E2eServer;
@@ -43,9 +43,7 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('name').fill('Newcomer');
     await tab.getByTestId('email').fill(email);
     await expect.poll(() => tab.getByTestId('picture-code-hint').isVisible()).toBe(true);
-    // A picture that arrives after the code was typed clears it (as in `logIn`): wait for it first.
-    await tab.getByTestId('captcha-image').waitFor();
-    await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+    await typePictureCode(tab);
     await tab.getByTestId('send-email-code').click();
     await tab.getByText('Sent successfully').first().waitFor();
     await tab.getByTestId('emailCode').fill(await server.latestCode(email));
@@ -116,8 +114,7 @@ describe('customer accounts in a real browser', () => {
     await tab.getByTestId('reset-submit').click();
     await tab.getByText('Email format error').first().waitFor();
     await tab.getByTestId('email').fill(email);
-    await tab.getByTestId('captcha-image').waitFor();
-    await tab.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+    await typePictureCode(tab);
     await tab.getByTestId('send-email-code').click();
     await tab.getByText('Sent successfully').first().waitFor();
     await tab.getByTestId('newPwd').fill('Renewed123');

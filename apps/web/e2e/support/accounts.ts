@@ -25,14 +25,21 @@ export async function insertAccount(server: E2eServer, email: string, password =
   }
 }
 
+/**
+ * Types the picture code the test server accepts, once the picture is there: a picture that arrives after the code
+ * was typed clears it (it can be slow on a busy machine).
+ */
+export async function typePictureCode(page: Page) {
+  await page.getByTestId('captcha-image').waitFor();
+  await page.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+}
+
 /** Logs in through the login screen and waits for the dashboard. */
 export async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/person/login');
-  // A picture that arrives after the code was typed clears it: wait for it first (it can be slow on a busy machine).
-  await page.getByTestId('captcha-image').waitFor();
   await page.getByTestId('email').fill(email);
   await page.getByTestId('password').fill(password);
-  await page.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
+  await typePictureCode(page);
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/person/pannel');
   await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
