@@ -7,7 +7,11 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
+import { keepTickObjectMaps } from '../apps/server/dist/lib/tick-object-maps.js';
 import type { ChildRequest } from './ipc.js';
+
+// As the app does (lib/tick-object-maps.ts): a limit for a Node server is one that keeps nextTick's maps too.
+keepTickObjectMaps();
 
 let answer = { status: 200, headers: {} as Record<string, string | string[]>, body: Buffer.alloc(0) };
 

@@ -5,6 +5,7 @@ import { EarlyAnswers } from './lib/early-answers.js';
 import { loggableUrl } from './lib/log-url.js';
 import { requestIdOf } from './lib/request-id.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
+import { keepTickObjectMaps } from './lib/tick-object-maps.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
 import feedPlugin from './modules/feed/feed.plugin.js';
@@ -50,6 +51,7 @@ const REDACTED = [
 
 /** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
 export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
+  keepTickObjectMaps();
   const earlyAnswers = new EarlyAnswers({ trustProxy: config.trustProxy, requestId: requestIdOf });
   const app = Fastify({
     logger: {
