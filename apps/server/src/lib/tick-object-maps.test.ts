@@ -28,11 +28,13 @@ function probe(keep: boolean): Promise<Probe> {
     for (let i = 0; i < 3; i++) process.nextTick(() => {});
     %OptimizeFunctionOnNextCall(process.nextTick);
     process.nextTick(() => {});
+    // The bit of %GetOptimizationStatus that says the function runs optimized code (V8's kOptimized).
+    const OPTIMIZED = 16;
     const optimizedAfter = [];
     for (let i = 0; i < 6; i++) {
       await sleep(20);
       globalThis.gc();
-      optimizedAfter.push((%GetOptimizationStatus(process.nextTick) & 16) !== 0);
+      optimizedAfter.push((%GetOptimizationStatus(process.nextTick) & OPTIMIZED) !== 0);
     }
     console.log(JSON.stringify({ sameMapBefore, sameMapAfter: sameMap(), optimizedAfter }));`;
   return jsonPrintedBy(script, ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx']);
