@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../lib/maybe-promise.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
@@ -59,13 +60,18 @@ export class ReadCache<V> {
   }
 
   /**
-   * The kept value of `key`, or what `load` reads, kept with what `readFrom` says it was read from (nothing is kept
-   * where it says undefined). While the feed is not live, `load`'s own answer, with nothing added.
+   * The kept value of `key` (at once), or what `load` reads, kept with what `readFrom` says it was read from (nothing
+   * is kept where it says undefined). While the feed is not live, `load`'s own answer, with nothing added.
    */
-  read(key: string, now: number, load: () => Promise<V>, readFrom: (value: V) => ReadFrom | undefined): Promise<V> {
+  read(
+    key: string,
+    now: number,
+    load: () => Promise<V>,
+    readFrom: (value: V) => ReadFrom | undefined,
+  ): MaybePromise<V> {
     if (!this.feed.live) return load();
     const kept = this.#kept(key, now);
-    return kept ? Promise.resolve(kept.value) : this.#readAndKeep(key, now, load, readFrom);
+    return kept ? kept.value : this.#readAndKeep(key, now, load, readFrom);
   }
 
   /** The kept value of `key`, if there is one, without reading anything. */

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../plugins/app/store.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /** At most `max` requests in `timeWindow` ms: the shape of @fastify/rate-limit's limits, so that all are said alike. */
 export type Limit = { max: number; timeWindow: number };
@@ -18,16 +19,23 @@ export class CountedLimit {
     readonly limit: Limit,
   ) {}
 
-  /** Counts one more request for `key`: the seconds to wait when that is over the limit, else undefined. */
-  async count(key: string): Promise<number | undefined> {
-    let count: number;
-    try {
-      count = await this.store.increment(`${this.name}:${key}`, this.limit.timeWindow);
-    } catch (error) {
-      // As with @fastify/rate-limit's limits, a store that is away leaves the call served rather than refused.
+  /**
+   * Counts one more request for `key`: the seconds to wait when that is over the limit, else undefined; at once when
+   * the store answers at once (lib/maybe-promise.ts).
+   */
+  count(key: string): MaybePromise<number | undefined> {
+    const over = (count: number) => (count > this.limit.max ? Math.ceil(this.limit.timeWindow / 1000) : undefined);
+    // As with @fastify/rate-limit's limits, a store that is away leaves the call served rather than refused.
+    const uncounted = (error: unknown) => {
       this.log.warn({ err: { message: (error as Error).message }, limit: this.name }, 'request not counted');
       return undefined;
+    };
+    let counting: MaybePromise<number>;
+    try {
+      counting = this.store.increment(`${this.name}:${key}`, this.limit.timeWindow);
+    } catch (error) {
+      return uncounted(error);
     }
-    return count > this.limit.max ? Math.ceil(this.limit.timeWindow / 1000) : undefined;
+    return counting instanceof Promise ? counting.then(over, uncounted) : over(counting);
   }
 }

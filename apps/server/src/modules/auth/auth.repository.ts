@@ -4,6 +4,7 @@ import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ReadCache } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type UserRow = {
   id: number;
@@ -139,7 +140,7 @@ export class AuthRepository {
   }
 
   /** The user of a live session of a user who is not banned. */
-  findSessionUser(tokenHash: string, now: number): Promise<SessionUser | undefined> {
+  findSessionUser(tokenHash: string, now: number): MaybePromise<SessionUser | undefined> {
     return this.#sessions.read(
       tokenHash,
       now,

@@ -4,6 +4,7 @@ import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ReadCache, type Row } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type PlanRow = {
   id: number;
@@ -57,7 +58,7 @@ export class CatalogRepository {
   }
 
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
-  version(now: number): Promise<number> {
+  version(now: number): MaybePromise<number> {
     return this.#keptVersion.read(
       'version',
       now,

@@ -130,6 +130,44 @@ describe.each(DATABASES)('subscription fetches answered before routing, on %s', 
     expect(counter.routed - before).toBe(1);
   });
 
+  it('answers a link fetched before without waiting on anything while its customer and the limits are in memory', async () => {
+    const path = await pathOf(await newCustomer(seeded.traffic30));
+    const fetchLink = async () => {
+      const headers = { ...CLIENTS.clash, 'accept-encoding': 'gzip', 'x-forwarded-for': randomIp() };
+      expect((await request(`${app.url}${path}`, headers)).status).toBe(200);
+    };
+    // The first fetch reads the customer from the database, and keeps it.
+    await fetchLink();
+    // Whether each call the early answer makes gave its value at once or a promise of it (lib/maybe-promise.ts).
+    const promised: Record<string, boolean[]> = { increment: [], subscriber: [], named: [] };
+    const { store, subscriptions, nodes } = app.app;
+    const restores = (
+      [
+        [store, 'increment'],
+        [subscriptions, 'subscriber'],
+        [nodes, 'named'],
+      ] as const
+    ).map(([target, name]) => {
+      const watched = target as unknown as Record<string, (...args: unknown[]) => unknown>;
+      const own = watched[name]!;
+      watched[name] = (...args: unknown[]) => {
+        const result = own.apply(target, args);
+        promised[name]!.push(result instanceof Promise);
+        return result;
+      };
+      return () => {
+        watched[name] = own;
+      };
+    });
+    try {
+      await fetchLink();
+    } finally {
+      for (const restore of restores) restore();
+    }
+    // The address's limit and the link's, the customer, the nodes: all at once.
+    expect(promised).toEqual({ increment: [false, false], subscriber: [false], named: [false] });
+  });
+
   it('counts each fetch against the link and the address once, whichever answers it', async () => {
     const path = await pathOf(await newCustomer(seeded.traffic30));
     const statuses: number[] = [];

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { GZIPPED_HEADERS, gzippedFromParts } from '../../lib/compression.js';
 import { type Answer, goesAsIs, oncePerRequest } from '../../lib/early-answers.js';
+import { thenMaybe } from '../../lib/maybe-promise.js';
 import type { FeedService } from './feed.service.js';
 import type { CustomerFeed } from './feed-format.js';
 import { renderFeedPage } from './html-page.js';
@@ -78,17 +79,21 @@ export default async function feedRoutes(fastify: FastifyInstance, { feed }: { f
   fastify.earlyAnswers.addUnder(
     SUBSCRIPTION_PATH_PREFIX,
     `${SUBSCRIPTION_PATH_PREFIX}/:token`,
-    async ({ raw, path, query, ip }) => {
+    // Answered at once when the limits' store and the customer are in memory (lib/maybe-promise.ts).
+    ({ raw, path, query, ip }) => {
       const token = path.slice(SUBSCRIPTION_PATH_PREFIX.length + 1);
       const { flag } = query;
       if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
       if (flag !== undefined && (typeof flag !== 'string' || flag.length > MAX_FLAG_LENGTH)) return undefined;
-      if (await admit(raw, ip(), token)) return undefined;
-      const customer = await find(raw, token, requestLanguageOf(raw.headers['accept-language']));
-      const { 'user-agent': userAgent, accept } = raw.headers;
-      if (!customer || isBrowserRequest({ flag, userAgent, accept })) return undefined;
-      const answer = feedAnswer(feed, customer, flag, raw.headers);
-      return goesAsIs(answer) ? answer : undefined;
+      return thenMaybe(admit(raw, ip(), token), (waitSeconds) => {
+        if (waitSeconds) return undefined;
+        return thenMaybe(find(raw, token, requestLanguageOf(raw.headers['accept-language'])), (customer) => {
+          const { 'user-agent': userAgent, accept } = raw.headers;
+          if (!customer || isBrowserRequest({ flag, userAgent, accept })) return undefined;
+          const answer = feedAnswer(feed, customer, flag, raw.headers);
+          return goesAsIs(answer) ? answer : undefined;
+        });
+      });
     },
   );
 }

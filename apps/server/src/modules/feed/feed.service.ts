@@ -1,6 +1,7 @@
 import type { RequestLanguage } from '@mutenet/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { CountedLimit, type Limit } from '../../lib/counted-limit.js';
+import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { Store } from '../../plugins/app/store.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
@@ -34,18 +35,25 @@ export class FeedService {
 
   /**
    * Counts a fetch against its address's limit and then its link's: the seconds to wait when it is over one, else
-   * undefined. A fetch refused for its address does not count against the link.
+   * undefined. A fetch refused for its address does not count against the link. At once from the embedded store, as
+   * `find` is for a customer kept in memory: a fetch of a link fetched before then makes no promise at all.
    */
-  async admit(ip: string, token: string): Promise<number | undefined> {
-    return (await this.#byAddress.count(ip)) ?? (await this.#byLink.count(token));
+  admit(ip: string, token: string): MaybePromise<number | undefined> {
+    return thenMaybe(this.#byAddress.count(ip), (wait) => wait ?? this.#byLink.count(token));
   }
 
   /** The feed of a token, or undefined for an unknown, reset or banned one. */
-  async find(token: string, language: RequestLanguage): Promise<CustomerFeed | undefined> {
-    const subscriber = await this.subscriptions.subscriber(token);
-    if (!subscriber) return undefined;
-    const nodes = subscriber.usable ? await this.nodes.named(language) : NO_NODES;
-    return { nodes, uuid: subscriber.uuid, usage: subscriber.usage, title: this.deps.title };
+  find(token: string, language: RequestLanguage): MaybePromise<CustomerFeed | undefined> {
+    return thenMaybe(this.subscriptions.subscriber(token), (subscriber) => {
+      if (!subscriber) return undefined;
+      const feedOf = (nodes: CustomerFeed['nodes']): CustomerFeed => ({
+        nodes,
+        uuid: subscriber.uuid,
+        usage: subscriber.usage,
+        title: this.deps.title,
+      });
+      return subscriber.usable ? thenMaybe(this.nodes.named(language), feedOf) : feedOf(NO_NODES);
+    });
   }
 
   render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): TemplatedFeed {

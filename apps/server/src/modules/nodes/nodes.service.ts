@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Node, RequestLanguage } from '@mutenet/contract';
 import type { Executor } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
+import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import { equalInConstantTime, hashToken, matchesHash, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
@@ -210,8 +210,8 @@ export class NodesService {
    * the same array until the node list reloads, so that what is worked out from it (the feed's templates) can be kept
    * with it.
    */
-  async named(language: RequestLanguage): Promise<readonly NamedNode[]> {
-    return this.#named(await this.all(), language);
+  named(language: RequestLanguage): MaybePromise<readonly NamedNode[]> {
+    return thenMaybe(this.#fresh() ?? this.#reload(), (nodes) => this.#named(nodes, language));
   }
 
   /**

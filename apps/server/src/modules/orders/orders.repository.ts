@@ -5,6 +5,7 @@ import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ReadCache, type Row } from '../../db/read-cache.js';
 import { type Executor, whenCommitted } from '../../db/transaction.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type OrderRow = {
   id: number;
@@ -121,7 +122,7 @@ export class OrdersRepository {
   }
 
   /** The customer's newest orders, kept while the database reports their changes (outside transactions). */
-  #customerList(userId: number): Promise<OrderRow[]> {
+  #customerList(userId: number): MaybePromise<OrderRow[]> {
     const read = () => this.#customerOrders.all(userId) as Promise<OrderRow[]>;
     if (this.db.isTransaction) return read();
     return this.#kept.read(String(userId), Date.now(), read, (orders) =>
@@ -167,7 +168,7 @@ export class OrdersRepository {
     >;
   }
 
-  list({ userId, status, limit = LIST_LIMIT }: OrderFilter): Promise<OrderRow[]> {
+  list({ userId, status, limit = LIST_LIMIT }: OrderFilter): MaybePromise<OrderRow[]> {
     if (userId !== undefined && status === undefined && limit === LIST_LIMIT) return this.#customerList(userId);
     let query = this.db
       .selectFrom('orders')

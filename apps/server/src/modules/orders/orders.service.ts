@@ -214,7 +214,7 @@ export class OrdersService {
 
   // Operator side (the admin command line).
 
-  adminList(filter: OrderFilter): Promise<OrderRow[]> {
+  async adminList(filter: OrderFilter): Promise<OrderRow[]> {
     return this.deps.repository.list(filter);
   }
 

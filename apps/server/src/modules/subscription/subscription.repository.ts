@@ -5,6 +5,7 @@ import { isPostgres } from '../../db/column-types.js';
 import { type CompiledOnce, compiledOnce } from '../../db/compiled-query.js';
 import { ReadCache, type Row } from '../../db/read-cache.js';
 import { type Executor, whenCommitted } from '../../db/transaction.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type UserPackageRow = {
   id: number;
@@ -255,7 +256,7 @@ export class SubscriptionRepository {
   }
 
   /** Live packages with the names of the plans their orders bought. */
-  livePackagesNamed(userId: number, now: number): Promise<NamedPackageRow[]> {
+  livePackagesNamed(userId: number, now: number): MaybePromise<NamedPackageRow[]> {
     const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
     if (this.db.isTransaction) return read();
     // Kept until the first live package ends: it leaves the list then.
@@ -376,7 +377,7 @@ export class SubscriptionRepository {
     this.#changed(userIds);
   }
 
-  findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+  findSubscriberByTokenHash(tokenHash: string, now: number): MaybePromise<SubscriberWithPackage | undefined> {
     const read = () => this.#readSubscriber(tokenHash, now);
     if (this.db.isTransaction) return read();
     // Kept only with a running package, until it ends: the next one starts then. An unknown link is never kept.

@@ -8,7 +8,7 @@ import {
 import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
+import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import {
@@ -119,19 +119,20 @@ export class SubscriptionService {
     await this.touchUsers();
   }
 
-  /** The customer of a subscription token, or undefined for an unknown, reset or banned one. */
-  async subscriber(token: string): Promise<Subscriber | undefined> {
+  /** The customer of a subscription token, or undefined for an unknown, reset or banned one; at once if kept. */
+  subscriber(token: string): MaybePromise<Subscriber | undefined> {
     if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
     const now = this.now();
-    const row = await this.repository.findSubscriberByTokenHash(hashToken(token), now);
-    if (!row || row.banned) return undefined;
-    const { running } = row;
-    return {
-      id: row.id,
-      uuid: row.uuid,
-      usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
-      usage: usageOf(running, now),
-    };
+    return thenMaybe(this.repository.findSubscriberByTokenHash(hashToken(token), now), (row) => {
+      if (!row || row.banned) return undefined;
+      const { running } = row;
+      return {
+        id: row.id,
+        uuid: row.uuid,
+        usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
+        usage: usageOf(running, now),
+      };
+    });
   }
 
   usableUsers(): Promise<Array<{ id: number; uuid: string }>> {

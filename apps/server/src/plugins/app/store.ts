@@ -18,8 +18,11 @@ export interface Store {
   /** Reads and deletes in one step, so that two callers can never both take the same value. */
   take(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
-  /** Adds one and returns the new count; the key expires `ttlMs` after its first increment. */
-  increment(key: string, ttlMs: number): Promise<number>;
+  /**
+   * Adds one and returns the new count; the key expires `ttlMs` after its first increment. At once in memory: every
+   * feed fetch counts against two limits.
+   */
+  increment(key: string, ttlMs: number): MaybePromise<number>;
   close(): Promise<void>;
 }
 
@@ -69,7 +72,7 @@ export class MemoryStore implements Store {
   async delete(key: string) {
     this.#entries.delete(key);
   }
-  async increment(key: string, ttlMs: number) {
+  increment(key: string, ttlMs: number) {
     const entry = this.#live(key);
     if (!entry) {
       this.#entries.set(key, { value: '1', expiresAt: this.now() + ttlMs });
