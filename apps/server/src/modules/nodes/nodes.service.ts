@@ -105,6 +105,11 @@ export class NodesService {
 
   /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
+    return this.#current();
+  }
+
+  /** The nodes: at once while the copy in memory is fresh, else when reloaded. */
+  #current(): MaybePromise<NodeView[]> {
     return this.#fresh() ?? this.#reload();
   }
 
@@ -211,7 +216,7 @@ export class NodesService {
    * with it.
    */
   named(language: RequestLanguage): MaybePromise<readonly NamedNode[]> {
-    return thenMaybe(this.#fresh() ?? this.#reload(), (nodes) => this.#named(nodes, language));
+    return thenMaybe(this.#current(), (nodes) => this.#named(nodes, language));
   }
 
   /**
