@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { SUBSCRIPTION_PATH_PREFIX } from '@mutenet/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { bothWays, request, requestLogLines, routedUnder } from '../../test/early-answers.js';
 import { randomIp } from '../../test/http-client.js';
@@ -138,31 +138,24 @@ describe.each(DATABASES)('subscription fetches answered before routing, on %s', 
     };
     // The first fetch reads the customer from the database, and keeps it.
     await fetchLink();
-    // Whether each call the early answer makes gave its value at once or a promise of it (lib/maybe-promise.ts).
-    const promised: Record<string, boolean[]> = { increment: [], subscriber: [], named: [] };
     const { store, subscriptions, nodes } = app.app;
-    const restores = (
-      [
-        [store, 'increment'],
-        [subscriptions, 'subscriber'],
-        [nodes, 'named'],
-      ] as const
-    ).map(([target, name]) => {
-      const watched = target as unknown as Record<string, (...args: unknown[]) => unknown>;
-      const own = watched[name]!;
-      watched[name] = (...args: unknown[]) => {
-        const result = own.apply(target, args);
-        promised[name]!.push(result instanceof Promise);
-        return result;
-      };
-      return () => {
-        watched[name] = own;
-      };
-    });
+    const spies = {
+      increment: vi.spyOn(store, 'increment'),
+      subscriber: vi.spyOn(subscriptions, 'subscriber'),
+      named: vi.spyOn(nodes, 'named'),
+    };
+    // Whether each call the early answer makes gave its value at once or a promise of it (lib/maybe-promise.ts).
+    let promised: Record<string, boolean[]>;
     try {
       await fetchLink();
+      promised = Object.fromEntries(
+        Object.entries(spies).map(([name, spy]) => [
+          name,
+          spy.mock.results.map(({ value }) => value instanceof Promise),
+        ]),
+      );
     } finally {
-      for (const restore of restores) restore();
+      for (const spy of Object.values(spies)) spy.mockRestore();
     }
     // The address's limit and the link's, the customer, the nodes: all at once.
     expect(promised).toEqual({ increment: [false, false], subscriber: [false], named: [false] });
