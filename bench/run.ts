@@ -534,7 +534,8 @@ async function main() {
   // fetched once, from an address of its own (not one the cases above used, whose per-address counts still run).
   const firstFetchTokens = seeded.feedTokens.slice(LINKS);
   if (firstFetchTokens.length > 0) {
-    const firstFetch = (n: number) => feedRequest(firstFetchTokens[n % firstFetchTokens.length]!, '?flag=clash', 3e6 + n);
+    const firstFetch = (n: number) =>
+      feedRequest(firstFetchTokens[n % firstFetchTokens.length]!, '?flag=clash', 3e6 + n);
     let next = 0;
     const vary = () => firstFetch(next++);
     await compare(
