@@ -69,8 +69,9 @@ const LINKS = Math.min(50_000, USERS);
  * LINKS. The app's requests: a warm-up, then each round. The warm-up takes about a second, as the timed cases' does:
  * with 1,000 requests (a seventh of a second) a second pass of the case in the same run cost the app 11–12 % less CPU a
  * fetch than the first, whose rounds still paid for compiling the lookup's code. A round lasts about as long as the
- * timed cases' at the app's rate on a slow instance (some 6,000 a second); with 2,250 requests, a third of a second
- * there, it was the bench's shortest, the most exposed to the machine's other load.
+ * timed cases' at the app's rate on a slow instance (some 6,000 a second), where 2,250 requests took a third of a
+ * second: a run measures twice as many first fetches, which moved the case's ratio neither way (RESULTS.md, the
+ * forty-fourth round).
  */
 const FIRST_FETCH = { warmup: 6000, round: 5000 };
 /** Customers with a live session; the customer calls spread over them. */
