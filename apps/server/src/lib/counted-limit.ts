@@ -24,18 +24,28 @@ export class CountedLimit {
    * the store answers at once (lib/maybe-promise.ts).
    */
   count(key: string): MaybePromise<number | undefined> {
-    const over = (count: number) => (count > this.limit.max ? Math.ceil(this.limit.timeWindow / 1000) : undefined);
-    // As with @fastify/rate-limit's limits, a store that is away leaves the call served rather than refused.
-    const uncounted = (error: unknown) => {
-      this.log.warn({ err: { message: (error as Error).message }, limit: this.name }, 'request not counted');
-      return undefined;
-    };
     let counting: MaybePromise<number>;
     try {
       counting = this.store.increment(`${this.name}:${key}`, this.limit.timeWindow);
     } catch (error) {
-      return uncounted(error);
+      return this.#uncounted(error);
     }
-    return counting instanceof Promise ? counting.then(over, uncounted) : over(counting);
+    // Functions made only for a promise: a count given at once (every feed fetch, twice) makes none.
+    return counting instanceof Promise
+      ? counting.then(
+          (count) => this.#over(count),
+          (error: unknown) => this.#uncounted(error),
+        )
+      : this.#over(counting);
+  }
+
+  #over(count: number): number | undefined {
+    return count > this.limit.max ? Math.ceil(this.limit.timeWindow / 1000) : undefined;
+  }
+
+  /** As with @fastify/rate-limit's limits, a store that is away leaves the call served rather than refused. */
+  #uncounted(error: unknown): undefined {
+    this.log.warn({ err: { message: (error as Error).message }, limit: this.name }, 'request not counted');
+    return undefined;
   }
 }
