@@ -879,7 +879,7 @@ function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
     const target = `the ${TARGETS.pushSize.toLocaleString('en')}-user push within ${TARGETS.push}× one statement`;
     const times = timesOneStatement(push);
     if (!clean(push.ours, 200)) parts.push(`${target}: missed, the push failed`);
-    else parts.push(`${target}: ${fixed(times, 2)}×, ${times <= TARGETS.push ? 'met' : 'missed'}`);
+    else parts.push(`${target}: ${ratioAgainst(times, TARGETS.push)}×, ${times <= TARGETS.push ? 'met' : 'missed'}`);
   }
   return parts.length > 0 ? `**Against the targets**: ${parts.join('; ')}.` : undefined;
 }
