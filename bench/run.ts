@@ -732,7 +732,7 @@ function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: R
     const load = `${round.connections} conn, ${ROUNDS} × ${'seconds' in round ? `${round.seconds} s` : `${round.amount} req`}`;
     lines.push(
       `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | ` +
-        `**${tableRatio(row)}** (${roundRatios(row)}) | ` +
+        `**${printedRatio(row)}** (${roundRatios(row)}) | ` +
         `${ms(row.ours.p50)} / ${ms(row.ours.p99)} | ${ms(row.bare.p50)} / ${ms(row.bare.p99)} | ` +
         `${ms(row.ours.cpu)} / ${ms(row.bare.cpu)} | ` +
         `${databaseCpu(row)} | ${ms(row.ours.loadCpu)} / ${ms(row.bare.loadCpu)} | ` +
@@ -836,8 +836,11 @@ function ratioAgainst(value: number, line: number, fewest = 2): string {
 const goalLine = ({ goal }: Row) =>
   goal === 'read' ? TARGETS.read : goal === 'not-modified' ? TARGETS.notModified : undefined;
 
-/** A case's ratio in the table: against its goal's line, so that a ratio just short of it does not print as the line. */
-function tableRatio(row: Row): string {
+/**
+ * A case's ratio as the table and the verdicts print it: against its goal's line, so that a ratio just short of it does
+ * not print as the line.
+ */
+function printedRatio(row: Row): string {
   const line = goalLine(row);
   return line === undefined ? fixed(rateRatio(row), 2) : ratioAgainst(rateRatio(row), line);
 }
@@ -874,7 +877,7 @@ function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
   const parts: string[] = [];
   const unexpected = (row: Row) => (answeredAsExpected(row) ? '' : `, not all ${row.expected}`);
   // Quoted: some cases' names hold a comma.
-  const named = (row: Row) => `"${row.name}" (${ratioAgainst(rateRatio(row), TARGETS.read)}${unexpected(row)})`;
+  const named = (row: Row) => `"${row.name}" (${printedRatio(row)}${unexpected(row)})`;
   const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => rateRatio(a) - rateRatio(b));
   if (reads.length > 0) {
     const missed = reads.filter((row) => !meetsGoal(row));
@@ -887,11 +890,8 @@ function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
     }
   }
   for (const row of rows.filter((each) => each.goal === 'not-modified')) {
-    const value = rateRatio(row);
     const verdict = meetsGoal(row) ? 'met' : `missed${unexpected(row)}`;
-    parts.push(
-      `the 304 at ${TARGETS.notModified} of the bare server's rate or more: ${ratioAgainst(value, TARGETS.notModified)}, ${verdict}`,
-    );
+    parts.push(`the 304 at ${TARGETS.notModified} of the bare server's rate or more: ${printedRatio(row)}, ${verdict}`);
   }
   const push = pushes.find((each) => each.size === TARGETS.pushSize);
   if (push) {
