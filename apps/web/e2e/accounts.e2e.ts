@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn, PASSWORD, typePictureCode } from './support/accounts.js';
-import { expectAccessible, launchBrowser, openPage, PHONE, waitForTransitions } from './support/browser.js';
+import {
+  chooseLanguage,
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  PHONE,
+  waitForTransitions,
+} from './support/browser.js';
 import { type E2eServer, startServer } from './support/server.js';
 
 describe('customer accounts in a real browser', () => {
@@ -39,7 +46,7 @@ describe('customer accounts in a real browser', () => {
     const tab = await page();
     const email = 'newcomer@example.com';
     await tab.goto('/person/register');
-    await tab.getByTestId('language-select').selectOption('en');
+    await chooseLanguage(tab, 'en');
     await tab.getByTestId('name').fill('Newcomer');
     await tab.getByTestId('email').fill(email);
     await expect.poll(() => tab.getByTestId('picture-code-hint').isVisible()).toBe(true);
@@ -110,7 +117,7 @@ describe('customer accounts in a real browser', () => {
     await insertAccount(server, email);
     const tab = await page();
     await tab.goto('/person/forgetPasswords');
-    await tab.getByTestId('language-select').selectOption('en');
+    await chooseLanguage(tab, 'en');
     await tab.getByTestId('reset-submit').click();
     await tab.getByText('Email format error').first().waitFor();
     await tab.getByTestId('email').fill(email);
@@ -131,7 +138,7 @@ describe('customer accounts in a real browser', () => {
     await insertAccount(server, email);
     const tab = await page();
     await logIn(tab, email);
-    await tab.getByTestId('language-select').selectOption('en');
+    await chooseLanguage(tab, 'en');
     await tab.getByTestId('nav-userCentre').click();
     await tab.waitForURL('**/person/person');
     // The user centre is a lazy screen: check it once it has rendered and settled.
@@ -174,7 +181,7 @@ describe('customer accounts in a real browser', () => {
     await insertAccount(server, email);
     const tab: Page = await page(PHONE);
     await logIn(tab, email);
-    await tab.getByTestId('language-select').selectOption('en');
+    await chooseLanguage(tab, 'en');
     await tab.getByTestId('menu-burger').click();
     const drawer = tab.getByRole('dialog');
     await drawer.waitFor();

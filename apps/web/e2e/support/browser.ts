@@ -1,4 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import { type Language, REQUEST_LANGUAGE } from '@mutenet/contract';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.js';
@@ -48,4 +49,13 @@ export async function waitForTransitions(page: Page) {
       ),
     )
     .toBe(0);
+}
+
+/**
+ * Picks the panel's language and waits until the page is in it. Its strings load on demand, and until they are there
+ * the page stays in the language it had: a toast raised in that moment keeps the old language (CI failed so).
+ */
+export async function chooseLanguage(page: Page, language: Language) {
+  await page.getByTestId('language-select').selectOption(language);
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(REQUEST_LANGUAGE[language]);
 }
