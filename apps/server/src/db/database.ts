@@ -5,7 +5,6 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   Kysely,
-  PostgresDialect,
   type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -13,6 +12,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './postgres-dialect.js';
 import { runPrepared } from './postgres-statements.js';
 import { type RowMaker, rowMaker } from './row-maker.js';
 import type { Database } from './schema.js';
@@ -94,7 +94,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     client.on('error', () => {});
     wrapQueries(client, options.queryTimeoutMs);
   });
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return { db: new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) }), dialect: 'postgres' };
 }
 
 /** Each SQLite Kysely instance's connection, for the reads that run on it directly (`readsAtOnce`). */
