@@ -1,5 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { isPostgres } from './column-types.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as accounts from './migrations/0001-accounts.js';
 import * as catalogOrders from './migrations/0002-catalog-orders.js';
 import * as nodesSubscriptions from './migrations/0003-nodes-subscriptions.js';
@@ -23,22 +22,11 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Applies every pending migration; safe to call on every start and from several instances. */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider, ...(await migrationTableSchema(db)) });
+  // On PostgreSQL its tables go in the current schema, the one the dialect's introspection reads (postgres-dialect.ts).
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
-}
-
-/**
- * PostgreSQL: Kysely looks for its migration tables in every schema unless told which one, so a database holding
- * several schemas (test runs side by side, or one chosen with `search_path`) found another schema's tables and failed
- * with "relation kysely_migration_lock does not exist". They live in the current schema (`public` by default).
- */
-async function migrationTableSchema(db: Kysely<unknown>): Promise<{ migrationTableSchema?: string }> {
-  if (!isPostgres(db)) return {};
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-  const schema = rows[0]?.schema;
-  return schema ? { migrationTableSchema: schema } : {};
 }

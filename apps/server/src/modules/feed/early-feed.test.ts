@@ -137,7 +137,7 @@ describe.each(DATABASES)('subscription fetches answered before routing, on %s', 
       expect((await request(`${app.url}${path}`, headers)).status).toBe(200);
     };
     // The first fetch reads the customer from the database, and keeps it: once the notices of the customer's making
-    // have come, as a read under way when one comes is not kept (CI failed so, on a busy machine).
+    // have come, as a read under way when one comes is not kept (seen with test files side by side).
     await changesHeard(app);
     await fetchLink();
     const { store, subscriptions, nodes } = app.app;
