@@ -116,7 +116,7 @@ describe.each(DATABASES)('admin user on %s', (database) => {
     const banned = await admin(db.url, 'user', 'ban', customer.email);
     expect(banned).toMatchObject({ status: 0, stderr: '' });
     expect(banned.stdout).toMatch(new RegExp(`^${customer.email} banned\\n(.*\\n)*banned: +yes\\n`));
-    expect((await session(customer)).status).toBe(401);
+    await expectAfterOutsideWrite(async () => expect((await session(customer)).status).toBe(401));
     expect(await login(customer)).toMatchObject({ code: ERRORS.ACCOUNT_DISABLED.code });
     expect(await usableIds()).not.toContain(customer.id);
     await expectAfterOutsideWrite(async () => expect(await feedStatus()).toBe(404));
