@@ -17,7 +17,8 @@ import {
  * (`search_path`), and it is all Kysely's migrator asks about (does its migration table exist?). Kysely's own reads
  * every schema's columns on every start and resolves each schema by its name as it goes, so that a schema dropped at
  * that moment by anyone else on the database (another installation, test runs side by side) failed the migration with
- * "schema … does not exist".
+ * "schema … does not exist"; and it found another schema's migration tables as the panel's ("relation
+ * kysely_migration_lock does not exist"), unless the migrator was told its schema.
  */
 export class CurrentSchemaPostgresDialect extends PostgresDialect {
   // biome-ignore lint/suspicious/noExplicitAny: Kysely's own signature
