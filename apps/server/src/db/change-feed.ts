@@ -23,6 +23,12 @@ export interface ChangeFeed {
   onReset(listener: () => void): void;
 }
 
+/**
+ * The channel of the current schema's change notices, as an SQL expression: the triggers (migration 0005) name it the
+ * same way from their table's schema.
+ */
+export const CHANGE_CHANNEL_SQL = `'mutenet_' || md5(current_schema())`;
+
 /** The admin command line, and tests of what is read without keeping: no change is heard, so nothing is kept. */
 export const UNHEARD: ChangeFeed = { live: false, onChange() {}, onReset() {} };
 
@@ -113,7 +119,7 @@ export class PostgresChangeFeed extends ListenedFeed implements ChangeFeed {
     client.on('notification', ({ payload }) => this.#heard(payload ?? ''));
     try {
       await client.connect();
-      const { rows } = await client.query<{ channel: string }>(`select 'mutenet_' || md5(current_schema()) as channel`);
+      const { rows } = await client.query<{ channel: string }>(`select ${CHANGE_CHANNEL_SQL} as channel`);
       this.#channel = rows[0]!.channel;
       await client.query(`listen "${this.#channel}"`);
     } catch {

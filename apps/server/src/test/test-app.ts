@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { expect, vi } from 'vitest';
 import { buildApp } from '../app.js';
-import type { ChangeFeed } from '../db/change-feed.js';
+import { CHANGE_CHANNEL_SQL, type ChangeFeed } from '../db/change-feed.js';
 import { loadConfig } from '../plugins/external/env.js';
 import { appendTestLog, recordSecret, testLogFile } from './test-log.js';
 
@@ -54,8 +54,7 @@ export async function changesHeard({ app, installation }: TestApp): Promise<void
   }
   const id = randomBytes(6).toString('hex');
   const heard = new Promise<void>((resolve) => awaited.set(id, resolve));
-  // The feed's channel, as it names it (`db/change-feed.ts`).
-  await sql`select pg_notify('mutenet_' || md5(current_schema()), ${`${PROBE_TABLE}:${id}`})`.execute(app.db);
+  await sql`select pg_notify(${sql.raw(CHANGE_CHANNEL_SQL)}, ${`${PROBE_TABLE}:${id}`})`.execute(app.db);
   await heard;
   awaited.delete(id);
 }
