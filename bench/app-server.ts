@@ -52,7 +52,7 @@ const query = pg.Client.prototype.query as unknown as Query;
   return query.apply(this, args);
 };
 
-const { BENCH_DATABASE_URL, BENCH_SEARCH_PATH, BENCH_DIR } = process.env;
+const { BENCH_DATABASE_URL, BENCH_SEARCH_PATH, BENCH_DIR, BENCH_REDIS_URL, BENCH_REDIS_KEY_PREFIX } = process.env;
 const config = loadConfig({
   // Not production: that refuses CAPTCHA_TEST_CODE, which the login load needs. Nothing else reads NODE_ENV.
   NODE_ENV: 'test',
@@ -64,8 +64,14 @@ const config = loadConfig({
   TRUST_PROXY: 'true',
   PUBLIC_URL: 'http://127.0.0.1:8080',
   CAPTCHA_TEST_CODE: BENCH_CAPTCHA_CODE,
+  // The soak's `--redis`: the stores shared as by several instances, under keys of the run's own.
+  ...(BENCH_REDIS_URL ? { REDIS_URL: BENCH_REDIS_URL } : {}),
 });
-const app = await buildApp({ config, ...(BENCH_SEARCH_PATH ? { searchPath: BENCH_SEARCH_PATH } : {}) });
+const app = await buildApp({
+  config,
+  ...(BENCH_SEARCH_PATH ? { searchPath: BENCH_SEARCH_PATH } : {}),
+  ...(BENCH_REDIS_KEY_PREFIX ? { redisKeyPrefix: BENCH_REDIS_KEY_PREFIX } : {}),
+});
 
 const usableUsers = app.subscriptions.usableUsers.bind(app.subscriptions);
 app.subscriptions.usableUsers = () => {

@@ -1,22 +1,29 @@
 /**
- * `npm run soak [-- [--postgres] [--minutes M] [--users N]]`: the app under a steady mixed load at half of the
- * capacity measured first, for 10 minutes by default, printing its memory and latency every interval, so that a leak
- * or a slow drift shows (see README, "Benchmarks"). Not part of `npm test`.
+ * `npm run soak [-- [--postgres] [--redis] [--instances N] [--minutes M] [--users N]]`: the app under a steady mixed
+ * load at half of the capacity measured first, for 10 minutes by default, printing its memory and latency every
+ * interval, so that a leak or a slow drift shows (see README, "Benchmarks"). Not part of `npm test`.
  *
  * The mix is what a live panel sees: customers' calls (session check, package stat, orders, one order, notice, nodes,
  * captcha), subscription feeds in the three formats, nodes pulling their user list (the 304) and pushing traffic.
+ * With `--redis` the app's stores are in Redis, whose keys of the run are counted every interval (a key that never
+ * expires would pile up); with `--instances N` (which needs `--redis`) N app processes on the one database and Redis,
+ * each running the background work, share the load as behind a load balancer.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../apps/server/src/db/database.js';
+import { connectRedis } from '../apps/server/src/plugins/app/store.js';
 import { hasSwitch, option } from './arguments.js';
 import { type AppStats, Child } from './ipc.js';
-import { hammer, percentile, send, type Target } from './load.js';
+import { emptySamples, hammer, merge, type Plan, percentile, type Samples, send, type Target } from './load.js';
 import { seed } from './seed.js';
 
 const POSTGRES = hasSwitch('--postgres');
+const REDIS = hasSwitch('--redis');
+const INSTANCES = Number(option('--instances') ?? 1);
 const MINUTES = Number(option('--minutes') ?? 10);
 const USERS = Number(option('--users') ?? 20_000);
 const INTERVAL_SECONDS = Math.min(30, Math.max(5, (MINUTES * 60) / 20));
@@ -24,13 +31,43 @@ const CONNECTIONS = 10;
 /** Users in each push: a node's share of the traffic reported every minute or so. */
 const PUSH_USERS = 200;
 
-if (!(MINUTES > 0) || !(USERS >= PUSH_USERS)) {
-  console.error(`usage: npm run soak [-- --postgres] [--minutes M] [--users N ≥ ${PUSH_USERS}]`);
+if (
+  !(MINUTES > 0) ||
+  !(USERS >= PUSH_USERS) ||
+  !Number.isInteger(INSTANCES) ||
+  INSTANCES < 1 ||
+  INSTANCES > 8 ||
+  (INSTANCES > 1 && !REDIS)
+) {
+  console.error(
+    `usage: npm run soak [-- --postgres] [--redis] [--instances N (1 to 8; above 1 needs --redis)] [--minutes M] ` +
+      `[--users N ≥ ${PUSH_USERS}]`,
+  );
   process.exit(2);
 }
 
+type Redis = ReturnType<typeof connectRedis>;
+
 const log = (line: string) => console.error(`soak: ${line}`);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+/** One figure per instance: `212.3` for one, `212.3 / 208.9` for two. */
+const perInstance = (values: number[], format: (value: number) => string) => values.map(format).join(' / ');
+
+/**
+ * The load on every instance at once, the connections and the rate shared among them; the samples merged, over the
+ * longest instance's time (the instances ran side by side, not one after another).
+ */
+async function hammerAll(targets: Target[], plan: Plan): Promise<Samples> {
+  const share: Plan = {
+    ...plan,
+    connections: Math.max(1, Math.round(plan.connections / targets.length)),
+    ...(plan.rate ? { rate: Math.max(1, Math.round(plan.rate / targets.length)) } : {}),
+  };
+  const parts = await Promise.all(targets.map((target) => hammer(target, share)));
+  const samples = parts.reduce(merge, emptySamples());
+  samples.ms = Math.max(...parts.map((part) => part.ms));
+  return samples;
+}
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-soak-'));
@@ -40,9 +77,17 @@ async function main() {
   }
   const schema = POSTGRES ? `soak_${process.pid}` : undefined;
   const url = POSTGRES ? postgresUrl! : `sqlite:${path.join(dir, 'soak.db')}`;
+  const redisUrl = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
+  if (REDIS && !/^rediss?:\/\//.test(redisUrl ?? '')) {
+    throw new Error('--redis needs TEST_REDIS_URL or REDIS_URL set to a redis:// URL');
+  }
+  // The run's keys, apart from any other user of the same Redis; counted without the app's prefix option.
+  const redisKeyPrefix = `mutenet-soak-${process.pid}:`;
+  const redis = REDIS ? connectRedis(redisUrl!, '') : undefined;
+  if (redis) await once(redis, 'ready');
   const { db } = openDatabase(url, schema ? { searchPath: schema } : {});
   if (schema) await db.schema.createSchema(schema).execute();
-  let app: Child | undefined;
+  const apps: Child[] = [];
   try {
     const seeded = await seed(db, {
       users: USERS,
@@ -54,16 +99,24 @@ async function main() {
       publicUrl: 'http://127.0.0.1:8080',
       log,
     });
-    app = await Child.start('app-server.ts', {
-      BENCH_DATABASE_URL: url,
-      BENCH_SEARCH_PATH: schema ?? '',
-      BENCH_DIR: dir,
-    });
-    log(`seeded ${USERS} users; the app listens on ${app.url}`);
+    for (let instance = 0; instance < INSTANCES; instance++) {
+      apps.push(
+        await Child.start('app-server.ts', {
+          BENCH_DATABASE_URL: url,
+          BENCH_SEARCH_PATH: schema ?? '',
+          BENCH_DIR: dir,
+          ...(redis ? { BENCH_REDIS_URL: redisUrl!, BENCH_REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
+        }),
+      );
+    }
+    log(
+      `seeded ${USERS} users; the app listens on ${apps.map((app) => app.url).join(', ')}` +
+        (redis ? `, its stores in Redis under ${redisKeyPrefix}` : ''),
+    );
 
     const node = seeded.nodes.find((candidate) => candidate.rate === 1)!;
     const nodeQuery = `node_id=${node.id}&node_type=${node.protocol}&token=${node.token}`;
-    const userList = await send({ url: app.url, path: `/api/v1/server/UniProxy/user?${nodeQuery}` });
+    const userList = await send({ url: apps[0]!.url, path: `/api/v1/server/UniProxy/user?${nodeQuery}` });
     const etag = userList.headers.etag as string;
     const pushBody = (n: number) =>
       JSON.stringify(
@@ -122,24 +175,27 @@ async function main() {
           };
       }
     };
-    const target: Target = { url: app.url, vary: mix };
+    // Each instance gets the whole mix, the same customers and links: what one changes, the others must see.
+    const targets: Target[] = apps.map((app) => ({ url: app.url, vary: mix }));
 
     log('measuring capacity: the mix as fast as it goes for 10 s');
-    await hammer(target, { connections: CONNECTIONS, seconds: 2 });
-    const capacity = await hammer(target, { connections: CONNECTIONS, seconds: 10 });
+    await hammerAll(targets, { connections: CONNECTIONS, seconds: 2 });
+    const capacity = await hammerAll(targets, { connections: CONNECTIONS, seconds: 10 });
     const capacityRps = capacity.times.length / (capacity.ms / 1000);
     const rate = Math.max(1, Math.floor(capacityRps / 2));
     log(`capacity ${Math.round(capacityRps)} req/s; soaking at ${rate} req/s for ${MINUTES} min`);
 
-    const header = 'minute | req/s | p50 ms | p99 ms | errors | non-2xx/304 | RSS MiB | heap used MiB | external MiB';
+    const header =
+      'minute | req/s | p50 ms | p99 ms | errors | non-2xx/304 | RSS MiB | heap used MiB | external MiB' +
+      (redis ? ' | Redis keys (never expiring)' : '');
     console.log(`\n${header}\n${header.replace(/[^|]/g, '-')}`);
-    const rows: Array<{ p50: number; p99: number; rss: number; heap: number }> = [];
+    const rows: Array<{ p50: number; p99: number; rss: number[]; heap: number[] }> = [];
     const began = performance.now();
     while (performance.now() - began < MINUTES * 60_000) {
       const seconds = Math.min(INTERVAL_SECONDS, (MINUTES * 60_000 - (performance.now() - began)) / 1000);
       if (seconds < 1) break;
-      const samples = await hammer(target, { connections: CONNECTIONS, seconds, rate });
-      const stats = await app.ask<AppStats>({ type: 'stats' });
+      const samples = await hammerAll(targets, { connections: CONNECTIONS, seconds, rate });
+      const stats = await Promise.all(apps.map((app) => app.ask<AppStats>({ type: 'stats' })));
       const sorted = samples.times.slice().sort((a, b) => a - b);
       const others = Object.entries(samples.statuses).filter(([status]) => !['200', '304'].includes(status));
       const otherCount = others.reduce((sum, [, count]) => sum + count, 0);
@@ -150,9 +206,10 @@ async function main() {
       const row = {
         p50: percentile(sorted, 50),
         p99: percentile(sorted, 99),
-        rss: stats.memory.rss,
-        heap: stats.memory.heapUsed,
+        rss: stats.map((one) => one.memory.rss),
+        heap: stats.map((one) => one.memory.heapUsed),
       };
+      const keys = redis ? await countKeys(redis, redisKeyPrefix) : undefined;
       rows.push(row);
       console.log(
         [
@@ -162,9 +219,13 @@ async function main() {
           row.p99.toFixed(1),
           samples.errors,
           failed,
-          mib(row.rss),
-          mib(row.heap),
-          mib(stats.memory.external),
+          perInstance(row.rss, mib),
+          perInstance(row.heap, mib),
+          perInstance(
+            stats.map((one) => one.memory.external),
+            mib,
+          ),
+          ...(keys ? [`${keys.all} (${keys.lasting})`] : []),
         ].join(' | '),
       );
     }
@@ -172,22 +233,56 @@ async function main() {
     const quarter = Math.max(1, Math.floor(rows.length / 4));
     const mean = (list: typeof rows, pick: (row: (typeof rows)[number]) => number) =>
       list.reduce((sum, row) => sum + pick(row), 0) / list.length;
+    /** Each instance's mean over the rows, in MiB. */
+    const means = (list: typeof rows, pick: (row: (typeof rows)[number]) => number[]) =>
+      perInstance(
+        apps.map((_, instance) => mean(list, (row) => pick(row)[instance]!)),
+        mib,
+      );
     const early = rows.slice(1, 1 + quarter);
     const late = rows.slice(-quarter);
     if (early.length && late.length) {
       console.log(
-        `\nlast quarter against the first: RSS ${mib(mean(early, (r) => r.rss))} → ${mib(mean(late, (r) => r.rss))} MiB, ` +
-          `heap used ${mib(mean(early, (r) => r.heap))} → ${mib(mean(late, (r) => r.heap))} MiB, ` +
+        `\nlast quarter against the first: RSS ${means(early, (r) => r.rss)} → ${means(late, (r) => r.rss)} MiB, ` +
+          `heap used ${means(early, (r) => r.heap)} → ${means(late, (r) => r.heap)} MiB, ` +
           `p50 ${mean(early, (r) => r.p50).toFixed(2)} → ${mean(late, (r) => r.p50).toFixed(2)} ms, ` +
           `p99 ${mean(early, (r) => r.p99).toFixed(1)} → ${mean(late, (r) => r.p99).toFixed(1)} ms`,
       );
     }
   } finally {
-    await app?.stop();
+    await Promise.all(apps.map((app) => app.stop()));
+    if (redis) {
+      await forEachKeys(redis, redisKeyPrefix, (keys) => redis.unlink(...keys));
+      await redis.quit();
+    }
     if (schema) await db.schema.dropSchema(schema).cascade().execute();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Calls `visit` with each batch of the keys under `prefix`, as SCAN finds them (never KEYS, which blocks Redis). */
+async function forEachKeys(redis: Redis, prefix: string, visit: (keys: string[]) => Promise<unknown>) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await visit(keys);
+  } while (cursor !== '0');
+}
+
+/** The run's keys in Redis, and how many of them have no expiry. */
+async function countKeys(redis: Redis, prefix: string): Promise<{ all: number; lasting: number }> {
+  const count = { all: 0, lasting: 0 };
+  await forEachKeys(redis, prefix, async (keys) => {
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.pttl(key);
+    const ttls = (await pipeline.exec()) ?? [];
+    count.all += keys.length;
+    // PTTL answers -1 for a key without an expiry (and -2 for one gone since SCAN found it).
+    count.lasting += ttls.filter(([, ttl]) => ttl === -1).length;
+  });
+  return count;
 }
 
 try {
