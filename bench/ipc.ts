@@ -5,8 +5,12 @@ import path from 'node:path';
 /** The captcha answer the benchmark's app accepts (its CAPTCHA_TEST_CODE), so that the load can log in. */
 export const BENCH_CAPTCHA_CODE = 'bench1';
 
+/**
+ * A stats request's `collect`: a full garbage collection first (the app runs with `--expose-gc`), so that the heap is
+ * what lives.
+ */
 export type ChildRequest = { id: number } & (
-  | { type: 'stats' }
+  | { type: 'stats'; collect?: boolean }
   | { type: 'direct-push'; userIds: number[] }
   | { type: 'answer'; status: number; headers: Record<string, string | string[]>; body: string }
   | { type: 'close' }

@@ -35,7 +35,7 @@ import {
   summarize,
   type Target,
 } from './load.js';
-import { PASSWORD, type Seeded, seed } from './seed.js';
+import { PASSWORD, type Seeded, seed, vacuumTables } from './seed.js';
 
 // --- options -------------------------------------------------------------------------------------------------------
 
@@ -331,10 +331,8 @@ async function main() {
   // between one case and the next, and without a vacuum the rows' first reads in the run write their hint bits.
   if (POSTGRES) {
     started = performance.now();
-    const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables
-      where schemaname = current_schema()`.execute(db);
-    for (const { name } of rows) await sql`vacuum analyze ${sql.table(name)}`.execute(db);
-    log(`vacuumed and analyzed ${rows.length} tables in ${seconds(started)}`);
+    const tables = await vacuumTables(db);
+    log(`vacuumed and analyzed ${tables} tables in ${seconds(started)}`);
   }
   const dbVersion = await databaseVersion(db);
 

@@ -19,7 +19,7 @@ import { connectRedis } from '../apps/server/src/plugins/app/store.js';
 import { hasSwitch, option } from './arguments.js';
 import { type AppStats, Child } from './ipc.js';
 import { emptySamples, hammer, merge, type Plan, percentile, type Samples, send, type Target } from './load.js';
-import { seed } from './seed.js';
+import { autovacuumIsOn, seed, vacuumTables } from './seed.js';
 
 const POSTGRES = hasSwitch('--postgres');
 const REDIS = hasSwitch('--redis');
@@ -84,7 +84,15 @@ async function main() {
   // The run's keys, apart from any other user of the same Redis; counted without the app's prefix option.
   const redisKeyPrefix = `mutenet-soak-${process.pid}:`;
   const redis = REDIS ? connectRedis(redisUrl!, '') : undefined;
-  if (redis) await once(redis, 'ready');
+  if (redis) {
+    // Its failures surface as the calls' errors, and a start that never connects as the error below.
+    redis.on('error', () => {});
+    await once(redis, 'ready', { signal: AbortSignal.timeout(5000) }).catch(() => {
+      redis.disconnect();
+      // Not the URL itself, which may hold a password.
+      throw new Error('Redis (TEST_REDIS_URL or REDIS_URL) did not answer within 5 s');
+    });
+  }
   const { db } = openDatabase(url, schema ? { searchPath: schema } : {});
   if (schema) await db.schema.createSchema(schema).execute();
   const apps: Child[] = [];
@@ -99,14 +107,30 @@ async function main() {
       publicUrl: 'http://127.0.0.1:8080',
       log,
     });
+    // As in `npm run bench`: a live database has been vacuumed and analyzed. Where the server runs no autovacuum, the
+    // soak vacuums during each interval, as autovacuum would: the pushes update the same rows again and again, and
+    // without it their dead versions pile up and slow the run down by the minute (bench/RESULTS.md, "Soak").
+    let vacuum: (() => Promise<unknown>) | undefined;
+    if (POSTGRES) {
+      await vacuumTables(db);
+      if (!(await autovacuumIsOn(db))) {
+        vacuum = () => vacuumTables(db);
+        log('this PostgreSQL server runs without autovacuum: the soak vacuums the tables during each interval');
+      }
+    }
     for (let instance = 0; instance < INSTANCES; instance++) {
       apps.push(
-        await Child.start('app-server.ts', {
-          BENCH_DATABASE_URL: url,
-          BENCH_SEARCH_PATH: schema ?? '',
-          BENCH_DIR: dir,
-          ...(redis ? { BENCH_REDIS_URL: redisUrl!, BENCH_REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
-        }),
+        await Child.start(
+          'app-server.ts',
+          {
+            BENCH_DATABASE_URL: url,
+            BENCH_SEARCH_PATH: schema ?? '',
+            BENCH_DIR: dir,
+            ...(redis ? { BENCH_REDIS_URL: redisUrl!, BENCH_REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
+          },
+          // The heap after a full collection each interval: heap used without it swings with when V8 collected last.
+          ['--expose-gc'],
+        ),
       );
     }
     log(
@@ -186,7 +210,7 @@ async function main() {
     log(`capacity ${Math.round(capacityRps)} req/s; soaking at ${rate} req/s for ${MINUTES} min`);
 
     const header =
-      'minute | req/s | p50 ms | p99 ms | errors | non-2xx/304 | RSS MiB | heap used MiB | external MiB' +
+      'minute | req/s | p50 ms | p99 ms | errors | non-2xx/304 | RSS MiB | heap live MiB | external MiB' +
       (redis ? ' | Redis keys (never expiring)' : '');
     console.log(`\n${header}\n${header.replace(/[^|]/g, '-')}`);
     const rows: Array<{ p50: number; p99: number; rss: number[]; heap: number[] }> = [];
@@ -194,8 +218,10 @@ async function main() {
     while (performance.now() - began < MINUTES * 60_000) {
       const seconds = Math.min(INTERVAL_SECONDS, (MINUTES * 60_000 - (performance.now() - began)) / 1000);
       if (seconds < 1) break;
+      const vacuuming = vacuum?.();
       const samples = await hammerAll(targets, { connections: CONNECTIONS, seconds, rate });
-      const stats = await Promise.all(apps.map((app) => app.ask<AppStats>({ type: 'stats' })));
+      await vacuuming;
+      const stats = await Promise.all(apps.map((app) => app.ask<AppStats>({ type: 'stats', collect: true })));
       const sorted = samples.times.slice().sort((a, b) => a - b);
       const others = Object.entries(samples.statuses).filter(([status]) => !['200', '304'].includes(status));
       const otherCount = others.reduce((sum, [, count]) => sum + count, 0);
@@ -244,7 +270,7 @@ async function main() {
     if (early.length && late.length) {
       console.log(
         `\nlast quarter against the first: RSS ${means(early, (r) => r.rss)} → ${means(late, (r) => r.rss)} MiB, ` +
-          `heap used ${means(early, (r) => r.heap)} → ${means(late, (r) => r.heap)} MiB, ` +
+          `heap live ${means(early, (r) => r.heap)} → ${means(late, (r) => r.heap)} MiB, ` +
           `p50 ${mean(early, (r) => r.p50).toFixed(2)} → ${mean(late, (r) => r.p50).toFixed(2)} ms, ` +
           `p99 ${mean(early, (r) => r.p99).toFixed(1)} → ${mean(late, (r) => r.p99).toFixed(1)} ms`,
       );
