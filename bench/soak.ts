@@ -218,9 +218,10 @@ async function main() {
     while (performance.now() - began < MINUTES * 60_000) {
       const seconds = Math.min(INTERVAL_SECONDS, (MINUTES * 60_000 - (performance.now() - began)) / 1000);
       if (seconds < 1) break;
-      const vacuuming = vacuum?.();
-      const samples = await hammerAll(targets, { connections: CONNECTIONS, seconds, rate });
-      await vacuuming;
+      const [samples] = await Promise.all([
+        hammerAll(targets, { connections: CONNECTIONS, seconds, rate }),
+        vacuum?.(),
+      ]);
       const stats = await Promise.all(apps.map((app) => app.ask<AppStats>({ type: 'stats', collect: true })));
       const sorted = samples.times.slice().sort((a, b) => a - b);
       const others = Object.entries(samples.statuses).filter(([status]) => !['200', '304'].includes(status));
