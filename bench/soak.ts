@@ -9,13 +9,12 @@
  * expires would pile up); with `--instances N` (which needs `--redis`) N app processes on the one database and Redis,
  * each running the background work, share the load as behind a load balancer.
  */
-import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../apps/server/src/db/database.js';
-import { connectRedis } from '../apps/server/src/plugins/app/store.js';
+import { connectRedis, redisReady } from '../apps/server/src/plugins/app/store.js';
 import { hasSwitch, option } from './arguments.js';
 import { type AppStats, Child } from './ipc.js';
 import { emptySamples, hammer, merge, type Plan, percentile, type Samples, send, type Target } from './load.js';
@@ -87,11 +86,11 @@ async function main() {
   if (redis) {
     // Its failures surface as the calls' errors, and a start that never connects as the error below.
     redis.on('error', () => {});
-    await once(redis, 'ready', { signal: AbortSignal.timeout(5000) }).catch(() => {
+    if (!(await redisReady(redis, 5000))) {
       redis.disconnect();
       // Not the URL itself, which may hold a password.
-      throw new Error('Redis (TEST_REDIS_URL or REDIS_URL) did not answer within 5 s');
-    });
+      throw new Error('Redis (TEST_REDIS_URL or REDIS_URL) could not be reached within 5 s');
+    }
   }
   const { db } = openDatabase(url, schema ? { searchPath: schema } : {});
   if (schema) await db.schema.createSchema(schema).execute();

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import { type BackupResult, backupSqlite } from '../db/backup.js';
 import { type Dialect, openDatabase } from '../db/database.js';
@@ -9,7 +8,7 @@ import { createNodesService, type NodesService } from '../modules/nodes/nodes.se
 import { createNoticeService, type NoticeService } from '../modules/notice/notice.service.js';
 import { createOrdersService, type OrdersService } from '../modules/orders/orders.service.js';
 import { createSubscriptionService, type SubscriptionService } from '../modules/subscription/subscription.service.js';
-import { connectRedis, MemoryStore, RedisStore, type Store } from '../plugins/app/store.js';
+import { connectRedis, MemoryStore, RedisStore, redisReady, type Store } from '../plugins/app/store.js';
 import type { Config } from '../plugins/external/env.js';
 
 /** How long the command waits for Redis to answer before it goes on (calls that need it then fail at once). */
@@ -88,9 +87,6 @@ async function reachRedis(url: string) {
   const redis = connectRedis(url);
   // Without a listener an unreachable Redis would print ioredis's "Unhandled error event" on every retry.
   redis.on('error', () => {});
-  // `once` settles on the first of: ready, an error (it rejects), the end of the wait.
-  if (redis.status !== 'ready') {
-    await once(redis, 'ready', { signal: AbortSignal.timeout(REDIS_WAIT_MS) }).catch(() => undefined);
-  }
+  await redisReady(redis, REDIS_WAIT_MS);
   return redis;
 }

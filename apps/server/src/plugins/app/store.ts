@@ -138,6 +138,19 @@ export function connectRedis(url: string, keyPrefix = REDIS_KEY_PREFIX): Redis {
   });
 }
 
+/**
+ * Waits for a connection to be ready: true once it is, false on its first error or at the end of the wait. With no
+ * offline queue, a call made before the first connection fails at once.
+ */
+export async function redisReady(redis: Redis, waitMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  // `once` settles on the first of: ready, an error (it rejects), the end of the wait.
+  return once(redis, 'ready', { signal: AbortSignal.timeout(waitMs) }).then(
+    () => true,
+    () => false,
+  );
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
@@ -154,12 +167,10 @@ export default fp<StoreOptions>(
     const redis = redisUrl ? connectRedis(redisUrl, redisKeyPrefix) : undefined;
     // A connection error is retried by ioredis; calls made meanwhile fail and answer 503.
     redis?.on('error', (error) => fastify.log.warn({ err: error.message }, 'redis connection error'));
-    // With no offline queue, a call made before the first connection fails: without this wait the first requests
-    // after a start answered 503. A Redis that is down does not hold the start up, as calls then answer 503 anyway.
-    if (redis && redis.status !== 'ready') {
-      await once(redis, 'ready', { signal: AbortSignal.timeout(REDIS_START_WAIT_MS) }).catch(() =>
-        fastify.log.warn('redis is not reachable yet: calls that need it answer 503 until it is'),
-      );
+    // Without this wait the first requests after a start answered 503. A Redis that is down does not hold the start
+    // up, as calls then answer 503 anyway.
+    if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) {
+      fastify.log.warn('redis is not reachable yet: calls that need it answer 503 until it is');
     }
     const store: Store = redis ? new RedisStore(redis) : new MemoryStore(now);
     fastify.decorate('store', store);
