@@ -1,3 +1,4 @@
+import { REQUEST_LANGUAGE } from '@mutenet/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn, PASSWORD, typePictureCode } from './support/accounts.js';
@@ -173,6 +174,45 @@ describe('customer accounts in a real browser', () => {
       expect(await tab.getByTestId('menu-burger').count()).toBe(0);
       expect(await tab.getByRole('navigation').count()).toBe(0);
       await expectAccessible(tab);
+    }
+  });
+
+  it('fits the header to a phone and a desk in each language: every language name whole, no room left empty', async () => {
+    const email = 'header@example.com';
+    await insertAccount(server, email);
+    for (const [device, options, width] of [
+      ['phone', PHONE, 375],
+      ['desk', { viewport: { width: 1280, height: 800 } }, 1280],
+    ] as const) {
+      const tab = await page(options);
+      await logIn(tab, email);
+      for (const language of ['por', 'en', 'zh'] as const) {
+        // The knowledge base: the longest title in Portuguese ("Base de conhecimento"), which must give way first.
+        await tab.goto(`/person/document?lang=${language}`);
+        await expect.poll(() => tab.evaluate(() => document.documentElement.lang)).toBe(REQUEST_LANGUAGE[language]);
+        await tab.getByTestId('user-menu').waitFor();
+        const header = await tab.evaluate(() => {
+          const select = document.querySelector<HTMLSelectElement>('[data-testid="language-select"]')!;
+          const style = getComputedStyle(select);
+          const context = document.createElement('canvas').getContext('2d')!;
+          context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          const button = document.querySelector('[data-testid="user-menu"]')!;
+          const inner = button.querySelector('.mantine-Button-inner')!.getBoundingClientRect().width;
+          const icon = button.querySelector('.mantine-Button-section')!.getBoundingClientRect().width;
+          return {
+            // The widest name the select offers, in its own font, against the room its icons leave for it.
+            widestName: Math.max(...[...select.options].map((option) => context.measureText(option.text).width)),
+            room: select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight),
+            accountBeyondIcon: inner - icon,
+            pageWidth: document.documentElement.scrollWidth,
+          };
+        });
+        expect(header.widestName, `${device}, ${language}`).toBeLessThanOrEqual(header.room);
+        expect(header.pageWidth, `${device}, ${language}`).toBeLessThanOrEqual(width);
+        // On a phone the account button is its icon alone (the email and chevron show from the `sm` width up).
+        if (device === 'phone') expect(header.accountBeyondIcon, language).toBeLessThanOrEqual(1);
+      }
+      await tab.context().close();
     }
   });
 

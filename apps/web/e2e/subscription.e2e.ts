@@ -304,6 +304,26 @@ describe('dashboard, knowledge base, node status and the subscription reset in a
     expect(await tab.getByTestId('node-tag').count()).toBe(0);
     expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectAccessible(tab);
+
+    // A long name beside a status in Chinese, whose words may break between any two characters: the status stays
+    // on one line (the name's column once squeezed it to a character's width).
+    addNode(server, { name: 'São Paulo Premium Long Name Node 02', mag: 0.8, host: 's.example.com' });
+    await expect
+      .poll(async () => {
+        await tab.goto('/person/state/mobile/zh');
+        await tab.getByTestId('nodes-table').waitFor();
+        return tab.getByTestId('node-row').count();
+      }, NODE_CACHE_WAIT)
+      .toBe(3);
+    const linesOfEachStatus = await tab.getByTestId('node-status').evaluateAll((statuses) =>
+      statuses.map((status) => {
+        const range = document.createRange();
+        range.selectNodeContents(status.lastElementChild!); // its text, beside the dot
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      }),
+    );
+    expect(linesOfEachStatus).toEqual([1, 1, 1]);
+    expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await tab.context().close();
   });
 });

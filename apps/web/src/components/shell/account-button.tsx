@@ -2,6 +2,7 @@ import { Box, Button } from '@mantine/core';
 import type { ComponentPropsWithRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDownIcon, UserIcon } from '../ui/icons';
+import './account-button.css';
 
 /** The header's account button, the menu's target: the email beside the icon where there is room. */
 export function AccountButton({ email, ...props }: { email: string } & ComponentPropsWithRef<'button'>) {
@@ -18,6 +19,7 @@ export function AccountButton({ email, ...props }: { email: string } & Component
         </Box>
       }
       aria-label={t('shell.accountMenu', { email })}
+      className="account-button"
       data-testid="user-menu"
       {...props}
     >

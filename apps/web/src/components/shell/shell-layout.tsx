@@ -85,7 +85,9 @@ export const ShellLayout = memo(function ShellLayout(props: ShellLayoutProps) {
               {title}
             </Text>
           </Group>
-          <Group gap={4} wrap="nowrap">
+          {/* Never narrower than its content: a native select's width gives way in a flex row, and a long title
+              clipped the language's name where the title should have been shortened. */}
+          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
             {websiteUrl ? (
               <Button
                 component="a"
@@ -105,7 +107,7 @@ export const ShellLayout = memo(function ShellLayout(props: ShellLayoutProps) {
                 </Box>
               </Button>
             ) : null}
-            <LanguageSelect width={128} />
+            <LanguageSelect />
             <UserMenu email={email} onUserCentre={onUserCentre} onSignOut={onSignOut} />
           </Group>
         </Group>

@@ -9,9 +9,10 @@ import { LANGUAGE_NAMES } from './language-names';
 /**
  * The language dropdown of the login, register and reset screens and of the header. It offers
  * English and Portuguese; Chinese, reachable only through `?lang=zh`, is listed while it is on screen.
- * A native select: light, and the phone's own picker on small screens.
+ * A native select: light, and the phone's own picker on small screens. It is as wide as its longest name in the
+ * device's font, not a set width, which clipped "Português" in the header.
  */
-export function LanguageSelect({ width = 150 }: { width?: number }) {
+export function LanguageSelect() {
   const { t } = useTranslation();
   const { language, setLanguage } = useLanguage();
   const options = MENU_LANGUAGES.includes(language) ? MENU_LANGUAGES : [...MENU_LANGUAGES, language];
@@ -26,7 +27,6 @@ export function LanguageSelect({ width = 150 }: { width?: number }) {
       }}
       leftSection={<GlobeIcon size={16} />}
       rightSection={<ChevronDownIcon size={14} />}
-      w={width}
       data-testid="language-select"
     >
       {options.map((option) => (

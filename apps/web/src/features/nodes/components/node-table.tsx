@@ -108,7 +108,9 @@ function NodeRows({ nodes, compact }: { nodes: Node[]; compact: boolean }) {
                         bg={online ? 'teal.8' : 'red.8'}
                         style={{ borderRadius: '50%', flex: 'none' }}
                       />
-                      <Text component="span" size="sm">
+                      {/* On one line: a Chinese word may break between any two characters, and a long name
+                          beside it squeezed the column to one character's width. */}
+                      <Text component="span" size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {online ? t('nodes.online') : t('nodes.offline')}
                       </Text>
                     </Group>
