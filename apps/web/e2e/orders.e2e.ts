@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn } from './support/accounts.js';
-import { expectAccessible, launchBrowser, PHONE } from './support/browser.js';
+import { expectAccessible, launchBrowser, linesOfText, PHONE } from './support/browser.js';
 import { type E2eServer, startServer } from './support/server.js';
 
 /** The details screen polls every 10 seconds: a status change shows within one interval, plus some slack. */
@@ -190,6 +190,13 @@ describe('shop, orders and the hosted checkout in a real browser', () => {
     await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Cancelled by user');
     expect(await row.getByTestId('order-cancel').isEnabled()).toBe(false);
     expect(await row.getByTestId('order-details').isEnabled()).toBe(false);
+
+    // In Chinese at the narrowest width that still shows the table, its status stays one word on one line.
+    await tab.setViewportSize({ width: 768, height: 1000 });
+    await tab.goto('/person/orders?lang=zh');
+    await row.waitFor();
+    expect(await row.getByTestId('order-status').textContent()).toBe('用户已取消');
+    expect(await linesOfText(row.getByTestId('order-status').locator('span:last-child'))).toEqual([1]);
     await context.close();
   });
 

@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn } from './support/accounts.js';
 import { addNode, admin } from './support/admin.js';
-import { expectAccessible, launchBrowser, openPage, PHONE, waitForTransitions } from './support/browser.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  linesOfText,
+  openPage,
+  PHONE,
+  waitForTransitions,
+} from './support/browser.js';
 import { type E2eServer, startServer } from './support/server.js';
 
 const EMAIL = 'subscriber@example.com';
@@ -315,14 +322,8 @@ describe('dashboard, knowledge base, node status and the subscription reset in a
         return tab.getByTestId('node-row').count();
       }, NODE_CACHE_WAIT)
       .toBe(3);
-    const linesOfEachStatus = await tab.getByTestId('node-status').evaluateAll((statuses) =>
-      statuses.map((status) => {
-        const range = document.createRange();
-        range.selectNodeContents(status.lastElementChild!); // its text, beside the dot
-        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-      }),
-    );
-    expect(linesOfEachStatus).toEqual([1, 1, 1]);
+    // Its text, beside the dot.
+    expect(await linesOfText(tab.getByTestId('node-status').locator('span:last-child'))).toEqual([1, 1, 1]);
     expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await tab.context().close();
   });

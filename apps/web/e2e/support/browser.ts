@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Language, REQUEST_LANGUAGE } from '@mutenet/contract';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.js';
 
@@ -58,4 +58,18 @@ export async function waitForTransitions(page: Page) {
 export async function chooseLanguage(page: Page, language: Language) {
   await page.getByTestId('language-select').selectOption(language);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(REQUEST_LANGUAGE[language]);
+}
+
+/**
+ * How many lines each element's text takes as drawn. Chinese may break between any two characters, so a squeezed
+ * column can stack a word one character a line where English would have kept it whole.
+ */
+export function linesOfText(elements: Locator): Promise<number[]> {
+  return elements.evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    }),
+  );
 }

@@ -47,7 +47,9 @@ export function OrderStatusLabel({
       <Text component="span" c={color} display="inline-flex">
         <Icon size={size === 'sm' ? 16 : 20} />
       </Text>
-      <Text component="span" size={size}>
+      {/* Chinese words whole: they may break between any two characters, and the orders table's squeezed column
+          stacked them a character a line. Other languages still wrap at their spaces. */}
+      <Text component="span" size={size} style={{ wordBreak: 'keep-all' }}>
         {t(`orders.status.${status}`)}
       </Text>
     </Group>
