@@ -39,7 +39,7 @@ describe('every screen on the narrowest phone, in every language', () => {
     return tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   }
 
-  it('needs no sideways scrolling on any screen, signed out or in, in the shell or in mobile mode', async () => {
+  it('needs no sideways scrolling on any screen, signed out or in, in the shell or in mobile mode, nor in the checkout', async () => {
     const context = await browser.newContext({ baseURL: server.url, ...NARROW_PHONE });
     const tab = await context.newPage();
     const overflowing: string[] = [];
@@ -71,6 +71,9 @@ describe('every screen on the narrowest phone, in every language', () => {
       return orderNos;
     });
     admin(server, 'order', 'mark-paid', paid!);
+    // The hosted checkout reads the session from the cookie the panel writes as it opens the payment page.
+    const token = await tab.evaluate(() => localStorage.getItem('token') ?? '');
+    await context.addCookies([{ name: 'token', value: token, domain: '127.0.0.1', path: '/shopDetails' }]);
     await tab.goto('/person/shop?lang=en');
     const configure = await tab.getByTestId('plan-card').first().getByRole('link').getAttribute('href');
 
@@ -80,6 +83,8 @@ describe('every screen on the narrowest phone, in every language', () => {
       }
       await check(`${configure}?lang=${language}`, language);
       for (const order of [paid, waiting]) await check(`/person/status/${order}?lang=${language}`, language);
+      await check(`/shopDetails/${REQUEST_LANGUAGE[language]}/${waiting}`, language);
+      await tab.getByTestId('checkout-order').waitFor(); // the order itself, not the way to the login screen
       for (const screen of ['pannel', 'shop', 'state', 'orders']) {
         await check(`/person/${screen}/mobile/${language}`, language);
       }
