@@ -9,6 +9,10 @@ import { type E2eServer, startServer } from './support/server.js';
 /** The narrowest phone still in use (an iPhone SE of the first generation, small Android phones). */
 const NARROW_PHONE = { ...PHONE, viewport: { width: 320, height: 640 } };
 const EMAIL = 'narrow@example.com';
+/** Names as an operator may write them, with nowhere to break a line: they must wrap, not widen the page. */
+const LONG_PLAN = 'UnlimitedPremiumFamilyPlanWithoutSpaces2026';
+const LONG_PACKAGE = 'UnlimitedTrafficForThreeHundredSixtyFiveDays';
+const LONG_LINK = 'https://help.example.com/guides/importing-your-subscription-into-every-client-application';
 
 describe('every screen on the narrowest phone, in every language', () => {
   let server: E2eServer;
@@ -24,6 +28,13 @@ describe('every screen on the narrowest phone, in every language', () => {
       labels: 'BR,IPLC',
       host: 'br.example.com',
     });
+    addNode(server, { name: 'HK-IPLC-Netflix-DisneyPlus-Premium-01', mag: 2, host: 'hk.example.com' });
+    const plan = admin<{ id: number }>(
+      server,
+      ...['plan', 'add', '--group', 'traffic', '--name', LONG_PLAN, '--content', `<p>Guide: ${LONG_LINK}</p>`],
+    );
+    const pkg = ['--plan', String(plan.id), '--label', LONG_PACKAGE, '--days', '30', '--traffic-gb', '10'];
+    admin(server, 'package', 'add', ...pkg, '--price', 'USD:5/4');
   });
   afterAll(async () => {
     await browser?.close();
@@ -55,12 +66,14 @@ describe('every screen on the narrowest phone, in every language', () => {
     }
 
     await logIn(tab, EMAIL);
-    // A running package (a paid order) and a waiting order, so that the dashboard, the list and the details show them.
-    const [paid, waiting] = await tab.evaluate(async () => {
+    // A running package (a paid order, of the plan with the long names) and a waiting order, so that the dashboard,
+    // the list and the details show them.
+    const [paid, waiting] = await tab.evaluate(async (longPlan) => {
       const headers = { Authorization: localStorage.getItem('token') ?? '' };
       const plans = await (await fetch('/mutenet/packages', { headers })).json();
       const orderNos: string[] = [];
-      for (const plan of [plans.data.traffic[0], plans.data.durational[0]]) {
+      const named = plans.data.traffic.find((plan: { pdName: string }) => plan.pdName === longPlan);
+      for (const plan of [named, plans.data.durational[0]]) {
         const created = await fetch('/mutenet/user/order/create', {
           method: 'POST',
           headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -69,13 +82,17 @@ describe('every screen on the narrowest phone, in every language', () => {
         orderNos.push((await created.json()).data.orderNo);
       }
       return orderNos;
-    });
+    }, LONG_PLAN);
     admin(server, 'order', 'mark-paid', paid!);
     // The hosted checkout reads the session from the cookie the panel writes as it opens the payment page.
     const token = await tab.evaluate(() => localStorage.getItem('token') ?? '');
     await context.addCookies([{ name: 'token', value: token, domain: '127.0.0.1', path: '/shopDetails' }]);
     await tab.goto('/person/shop?lang=en');
-    const configure = await tab.getByTestId('plan-card').first().getByRole('link').getAttribute('href');
+    const configure = await tab
+      .getByTestId('plan-card')
+      .filter({ hasText: LONG_PLAN })
+      .getByRole('link')
+      .getAttribute('href');
 
     for (const language of LANGUAGES) {
       for (const screen of ['pannel', 'document', 'shop', 'state', 'orders', 'person', 'invite']) {

@@ -5,7 +5,7 @@ import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/RadioCard.css';
 import '@mantine/core/styles/RadioIndicator.css';
 import '@mantine/core/styles/SimpleGrid.css';
-import { Button, Group, Loader, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Box, Button, Group, Loader, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type Product, REQUEST_LANGUAGE } from '@mutenet/contract';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -114,7 +114,8 @@ export function ProductConfigurator({
                   >
                     <Group wrap="nowrap" align="flex-start" gap="sm">
                       <Radio.Indicator />
-                      <div>
+                      {/* May narrow below its longest word, which then breaks (global.css): an operator's label. */}
+                      <Box miw={0}>
                         <Text fw={600}>{option.pkgType}</Text>
                         <Text size="sm">
                           {optionPrice && currency
@@ -123,7 +124,7 @@ export function ProductConfigurator({
                               ? t('configure.notInCurrency', { currency: currency.code })
                               : ''}
                         </Text>
-                      </div>
+                      </Box>
                     </Group>
                   </Radio.Card>
                 );
@@ -196,7 +197,7 @@ function SummaryRow({
   return (
     <Group justify="space-between" gap="md" wrap="nowrap" align="flex-start">
       <Text c="dimmed">{label}</Text>
-      <Text ta="end" fw={strong ? 700 : 500} fz={strong ? 'lg' : undefined} data-testid={testId}>
+      <Text ta="end" fw={strong ? 700 : 500} fz={strong ? 'lg' : undefined} miw={0} data-testid={testId}>
         {children}
       </Text>
     </Group>
