@@ -100,8 +100,10 @@ describe('every screen on the narrowest phone, in every language', () => {
       }
       await check(`${configure}?lang=${language}`, language);
       for (const order of [paid, waiting]) await check(`/person/status/${order}?lang=${language}`, language);
-      await check(`/shopDetails/${REQUEST_LANGUAGE[language]}/${waiting}`, language);
-      await tab.getByTestId('checkout-order').waitFor(); // the order itself, not the way to the login screen
+      for (const order of [paid, waiting]) {
+        await check(`/shopDetails/${REQUEST_LANGUAGE[language]}/${order}`, language);
+        await tab.getByTestId('checkout-order').waitFor(); // the order itself, not the way to the login screen
+      }
       for (const screen of ['pannel', 'shop', 'state', 'orders']) {
         await check(`/person/${screen}/mobile/${language}`, language);
       }
