@@ -1,6 +1,7 @@
 import { getNotice, getPackageStat, getPlans, login, RUNTIME_CONFIG_PATH } from '@mutenet/contract';
-import type { EarlyCall } from '../lib/early-calls';
-import { PATHS } from '../lib/paths';
+// With their extensions, as Vite's native config loader needs: vite.config.ts imports this file and early-calls.ts.
+import type { EarlyCall } from '../lib/early-calls.ts';
+import { PATHS } from '../lib/paths.ts';
 
 /** A route module of src/app/routes that loads on demand, by its file's name. */
 export type ScreenModule =

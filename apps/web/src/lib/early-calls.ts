@@ -8,7 +8,7 @@
  */
 
 import { DEFAULT_LANGUAGE, LANGUAGES, REQUEST_LANGUAGE } from '@mutenet/contract';
-import { SESSION_KEYS, TOKEN_KEY } from './storage';
+import { SESSION_KEYS, TOKEN_KEY } from './storage.ts'; // with its extension: vite.config.ts imports this file
 
 /** A call a screen makes first: no query, no body. */
 export type EarlyCall = { readonly method: string; readonly path: string };
