@@ -8,6 +8,7 @@ import {
   launchBrowser,
   openPage,
   PHONE,
+  tabTo,
   waitForTransitions,
 } from './support/browser.js';
 import { type E2eServer, startServer } from './support/server.js';
@@ -216,18 +217,21 @@ describe('customer accounts in a real browser', () => {
     }
   });
 
-  it('offers the side menu as a drawer at phone width', async () => {
+  it('offers the side menu as a drawer at phone width, by the keyboard', async () => {
     const email = 'phone@example.com';
     await insertAccount(server, email);
     const tab: Page = await page(PHONE);
     await logIn(tab, email);
     await chooseLanguage(tab, 'en');
-    await tab.getByTestId('menu-burger').click();
+    // By the keyboard: the burger opens the drawer, whose entries are reached by Tab.
+    await tabTo(tab, tab.getByTestId('menu-burger'));
+    await tab.keyboard.press('Enter');
     const drawer = tab.getByRole('dialog');
     await drawer.waitFor();
     await waitForTransitions(tab);
     await expectAccessible(tab);
-    await tab.getByTestId('drawer-nav-userCentre').click();
+    await tabTo(tab, tab.getByTestId('drawer-nav-userCentre'));
+    await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/person');
     await expect.poll(() => tab.evaluate(() => sessionStorage.getItem('activePath'))).toBe('/person');
   });

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
-import { expectAccessible, launchBrowser, linesOfText, PHONE } from './support/browser.js';
+import { expectAccessible, launchBrowser, linesOfText, PHONE, tabTo } from './support/browser.js';
 import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
 
 /** The details screen polls every 10 seconds: a status change shows within one interval, plus some slack. */
@@ -205,76 +205,37 @@ describe('shop, orders and the hosted checkout in a real browser', () => {
     await insertAccount(server, email);
     const context = await browser.newContext({ baseURL: server.url });
     const tab = await context.newPage();
-
-    /** Tabs forward until `target` has the focus, as a keyboard user would, and checks that it shows it. */
-    async function tabTo(target: Locator) {
-      for (let presses = 0; presses < 40; presses += 1) {
-        await tab.keyboard.press('Tab');
-        if (await target.evaluate((node) => node === document.activeElement)) {
-          // Something of its look, or of the box drawn around it (a password field's), changes with the focus: an
-          // outline or a ring, or an input's border colour.
-          const focusShown = await target.evaluate((node: HTMLElement) => {
-            const boxes = [node, node.parentElement, node.parentElement?.parentElement].filter(
-              (box): box is HTMLElement => box instanceof HTMLElement,
-            );
-            const look = () =>
-              boxes
-                .map((box) => {
-                  const style = getComputedStyle(box);
-                  const outline = style.outlineStyle === 'none' ? '' : `${style.outlineWidth} ${style.outlineColor}`;
-                  return [outline, style.boxShadow, style.borderColor].join(' ');
-                })
-                .join(' | ');
-            // Without their transitions, which would still show the focused look for a moment after the blur.
-            const transitions = boxes.map((box) => box.style.transition);
-            for (const box of boxes) box.style.transition = 'none';
-            const focused = look();
-            node.blur();
-            const unfocused = look();
-            node.focus();
-            boxes.forEach((box, index) => {
-              box.style.transition = transitions[index]!;
-            });
-            return focused !== unfocused;
-          });
-          expect(focusShown, `the focus on ${target}`).toBe(true);
-          return;
-        }
-      }
-      throw new Error(`${target} was not reached by Tab`);
-    }
-
     await tab.goto('/person/login?lang=en');
     await tab.getByTestId('captcha-image').waitFor();
-    await tabTo(tab.getByTestId('email'));
+    await tabTo(tab, tab.getByTestId('email'));
     await tab.keyboard.type(email);
-    await tabTo(tab.getByTestId('password'));
+    await tabTo(tab, tab.getByTestId('password'));
     await tab.keyboard.type(PASSWORD);
-    await tabTo(tab.getByTestId('imgCode'));
+    await tabTo(tab, tab.getByTestId('imgCode'));
     await tab.keyboard.type(CAPTCHA_TEST_CODE);
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/pannel');
 
-    await tabTo(tab.getByRole('navigation').getByRole('link', { name: 'Purchase subscription' }));
+    await tabTo(tab, tab.getByRole('navigation').getByRole('link', { name: 'Purchase subscription' }));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/shop');
-    await tabTo(tab.getByRole('link', { name: 'Order now: Traffic 100 GB' }));
+    await tabTo(tab, tab.getByRole('link', { name: 'Order now: Traffic 100 GB' }));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/shopConfigure/*');
     await expect.poll(() => tab.getByTestId('place-order').isEnabled()).toBe(true);
     const placeOrder = tab.getByTestId('place-order');
     const checkout = await opensCheckout(context, async () => {
-      await tabTo(placeOrder);
+      await tabTo(tab, placeOrder);
       await tab.keyboard.press('Enter');
     });
     const orderNo = await orderNoOf(tab);
     await checkout.close();
 
-    await tabTo(tab.getByRole('navigation').getByRole('link', { name: 'My order' }));
+    await tabTo(tab, tab.getByRole('navigation').getByRole('link', { name: 'My order' }));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/orders');
     const row = tab.getByTestId(`order-row-${orderNo}`);
-    await tabTo(row.getByTestId('order-cancel'));
+    await tabTo(tab, row.getByTestId('order-cancel'));
     await tab.keyboard.press('Enter');
     const confirm = await openDialog(tab, 'Cancel this order?');
     // The dialog holds the focus: Tab goes round its own controls, never to the page behind it.
@@ -282,7 +243,7 @@ describe('shop, orders and the hosted checkout in a real browser', () => {
       expect(await confirm.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
       await tab.keyboard.press('Tab');
     }
-    await tabTo(confirm.getByTestId('cancel-dialog-confirm'));
+    await tabTo(tab, confirm.getByTestId('cancel-dialog-confirm'));
     await tab.keyboard.press('Enter');
     await tab.getByText('Cancel success').first().waitFor();
     await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Cancelled by user');

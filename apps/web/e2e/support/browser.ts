@@ -73,3 +73,46 @@ export function linesOfText(elements: Locator): Promise<number[]> {
     }),
   );
 }
+
+/** Tabs forward until `target` has the focus, as a keyboard user would, and checks that it shows it. */
+export async function tabTo(page: Page, target: Locator) {
+  for (let presses = 0; presses < 40; presses += 1) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((node) => node === document.activeElement)) {
+      expect(await focusShown(target), `the focus on ${target}`).toBe(true);
+      return;
+    }
+  }
+  throw new Error(`${target} was not reached by Tab`);
+}
+
+/**
+ * Whether something of the focused element's look, or of the box drawn around it (a password field's), changes with
+ * the focus: an outline or a ring, or an input's border colour.
+ */
+function focusShown(target: Locator): Promise<boolean> {
+  return target.evaluate((node: HTMLElement) => {
+    const boxes = [node, node.parentElement, node.parentElement?.parentElement].filter(
+      (box): box is HTMLElement => box instanceof HTMLElement,
+    );
+    const look = () =>
+      boxes
+        .map((box) => {
+          const style = getComputedStyle(box);
+          const outline = style.outlineStyle === 'none' ? '' : `${style.outlineWidth} ${style.outlineColor}`;
+          return [outline, style.boxShadow, style.borderColor].join(' ');
+        })
+        .join(' | ');
+    // Without their transitions, which would still show the focused look for a moment after the blur.
+    const transitions = boxes.map((box) => box.style.transition);
+    for (const box of boxes) box.style.transition = 'none';
+    const focused = look();
+    node.blur();
+    const unfocused = look();
+    node.focus();
+    boxes.forEach((box, index) => {
+      box.style.transition = transitions[index]!;
+    });
+    return focused !== unfocused;
+  });
+}
