@@ -1,10 +1,10 @@
 import { LANGUAGES, type Language, REQUEST_LANGUAGE } from '@mutenet/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount, logIn } from './support/accounts.js';
+import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
 import { addNode, admin } from './support/admin.js';
-import { launchBrowser, PHONE } from './support/browser.js';
-import { type E2eServer, startServer } from './support/server.js';
+import { controlsWithoutVisibleFocus, launchBrowser, PHONE } from './support/browser.js';
+import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
 
 /** The narrowest phone still in use (an iPhone SE of the first generation, small Android phones). */
 const NARROW_PHONE = { ...PHONE, viewport: { width: 320, height: 640 } };
@@ -14,9 +14,41 @@ const LONG_PLAN = 'UnlimitedPremiumFamilyPlanWithoutSpaces2026';
 const LONG_PACKAGE = 'UnlimitedTrafficForThreeHundredSixtyFiveDays';
 const LONG_LINK = 'https://help.example.com/guides/importing-your-subscription-into-every-client-application';
 
-describe('every screen on the narrowest phone, in every language', () => {
+describe('every screen on the narrowest phone in every language, and by the keyboard', () => {
   let server: E2eServer;
   let browser: Browser;
+  /** Two orders of the customer's: a paid one, of the plan with the long names, whose package runs, and a waiting one. */
+  let paid: string;
+  let waiting: string;
+
+  /** The customer's two orders, placed over HTTP as the panel places them. */
+  async function placeOrders(): Promise<[string, string]> {
+    const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
+    const { imgId } = (await (await api('/mutenet/verify/code/img')).json()).data;
+    const login = await api('/mutenet/login', {
+      method: 'POST',
+      body: new URLSearchParams({ email: EMAIL, password: PASSWORD, imgCode: CAPTCHA_TEST_CODE, imgId }),
+    });
+    const headers = { Authorization: login.headers.get('authorization') ?? '' };
+    const plans = (await (await api('/mutenet/packages', { headers })).json()).data;
+    const named = plans.traffic.find((plan: { pdName: string }) => plan.pdName === LONG_PLAN);
+    const order = async (plan: { packages: { pkgId: number }[] }): Promise<string> => {
+      const created = await api('/mutenet/user/order/create', {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ pkgId: String(plan.packages[0]!.pkgId), currency: 'USD', force: '1' }),
+      });
+      return (await created.json()).data.orderNo;
+    };
+    return [await order(named), await order(plans.durational[0])];
+  }
+
+  /** The configure screen's path for the plan with the long names, as its card in the shop links to it. */
+  async function configurePath(tab: Page): Promise<string> {
+    await tab.goto('/person/shop?lang=en');
+    const link = tab.getByTestId('plan-card').filter({ hasText: LONG_PLAN }).getByRole('link');
+    return (await link.getAttribute('href')) ?? '';
+  }
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ SEED_DEMO_CATALOG: 'true' }), launchBrowser()]);
@@ -35,6 +67,8 @@ describe('every screen on the narrowest phone, in every language', () => {
     );
     const pkg = ['--plan', String(plan.id), '--label', LONG_PACKAGE, '--days', '30', '--traffic-gb', '10'];
     admin(server, 'package', 'add', ...pkg, '--price', 'USD:5/4');
+    [paid, waiting] = await placeOrders();
+    admin(server, 'order', 'mark-paid', paid);
   });
   afterAll(async () => {
     await browser?.close();
@@ -66,33 +100,10 @@ describe('every screen on the narrowest phone, in every language', () => {
     }
 
     await logIn(tab, EMAIL);
-    // A running package (a paid order, of the plan with the long names) and a waiting order, so that the dashboard,
-    // the list and the details show them.
-    const [paid, waiting] = await tab.evaluate(async (longPlan) => {
-      const headers = { Authorization: localStorage.getItem('token') ?? '' };
-      const plans = await (await fetch('/mutenet/packages', { headers })).json();
-      const orderNos: string[] = [];
-      const named = plans.data.traffic.find((plan: { pdName: string }) => plan.pdName === longPlan);
-      for (const plan of [named, plans.data.durational[0]]) {
-        const created = await fetch('/mutenet/user/order/create', {
-          method: 'POST',
-          headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ pkgId: String(plan.packages[0].pkgId), currency: 'USD', force: '1' }),
-        });
-        orderNos.push((await created.json()).data.orderNo);
-      }
-      return orderNos;
-    }, LONG_PLAN);
-    admin(server, 'order', 'mark-paid', paid!);
     // The hosted checkout reads the session from the cookie the panel writes as it opens the payment page.
     const token = await tab.evaluate(() => localStorage.getItem('token') ?? '');
     await context.addCookies([{ name: 'token', value: token, domain: '127.0.0.1', path: '/shopDetails' }]);
-    await tab.goto('/person/shop?lang=en');
-    const configure = await tab
-      .getByTestId('plan-card')
-      .filter({ hasText: LONG_PLAN })
-      .getByRole('link')
-      .getAttribute('href');
+    const configure = await configurePath(tab);
 
     for (const language of LANGUAGES) {
       for (const screen of ['pannel', 'document', 'shop', 'state', 'orders', 'person', 'invite']) {
@@ -109,6 +120,28 @@ describe('every screen on the narrowest phone, in every language', () => {
       }
     }
     expect(overflowing).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the focus on every control that Tab reaches, on every screen', async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const tab = await context.newPage();
+    const unseen: string[] = [];
+    const walk = async (path: string) => {
+      await tab.goto(path);
+      await tab.getByRole('heading', { level: 1 }).first().waitFor();
+      await tab.waitForLoadState('networkidle');
+      unseen.push(...(await controlsWithoutVisibleFocus(tab)).map((control) => `${path}: ${control}`));
+    };
+    for (const screen of ['login', 'register', 'forgetPasswords', 'showDocx']) await walk(`/person/${screen}?lang=en`);
+    await logIn(tab, EMAIL);
+    const configure = await configurePath(tab);
+    for (const screen of ['pannel', 'document', 'shop', 'state', 'orders', 'person']) {
+      await walk(`/person/${screen}?lang=en`);
+    }
+    await walk(`${configure}?lang=en`);
+    for (const order of [paid, waiting]) await walk(`/person/status/${order}?lang=en`);
+    expect(unseen).toEqual([]);
     await context.close();
   });
 });

@@ -79,7 +79,7 @@ export async function tabTo(page: Page, target: Locator) {
   for (let presses = 0; presses < 40; presses += 1) {
     await page.keyboard.press('Tab');
     if (await target.evaluate((node) => node === document.activeElement)) {
-      expect(await focusShown(target), `the focus on ${target}`).toBe(true);
+      expect(await page.evaluate(focusShown), `the focus on ${target}`).toBe(true);
       return;
     }
   }
@@ -87,32 +87,55 @@ export async function tabTo(page: Page, target: Locator) {
 }
 
 /**
- * Whether something of the focused element's look, or of the box drawn around it (a password field's), changes with
- * the focus: an outline or a ring, or an input's border colour.
+ * Tabs through the whole page, once round, and names each control that did not show it had the focus (its tag, test
+ * id or label): none should.
  */
-function focusShown(target: Locator): Promise<boolean> {
-  return target.evaluate((node: HTMLElement) => {
-    const boxes = [node, node.parentElement, node.parentElement?.parentElement].filter(
-      (box): box is HTMLElement => box instanceof HTMLElement,
-    );
-    const look = () =>
-      boxes
-        .map((box) => {
-          const style = getComputedStyle(box);
-          const outline = style.outlineStyle === 'none' ? '' : `${style.outlineWidth} ${style.outlineColor}`;
-          return [outline, style.boxShadow, style.borderColor].join(' ');
-        })
-        .join(' | ');
-    // Without their transitions, which would still show the focused look for a moment after the blur.
-    const transitions = boxes.map((box) => box.style.transition);
-    for (const box of boxes) box.style.transition = 'none';
-    const focused = look();
-    node.blur();
-    const unfocused = look();
-    node.focus();
-    boxes.forEach((box, index) => {
-      box.style.transition = transitions[index]!;
+export async function controlsWithoutVisibleFocus(page: Page): Promise<string[]> {
+  const unseen: string[] = [];
+  const met = new Set<string>();
+  for (let presses = 0; presses < 100; presses += 1) {
+    await page.keyboard.press('Tab');
+    const name = await page.evaluate(() => {
+      const node = document.activeElement;
+      if (!node || node === document.body) return '';
+      const label = node.getAttribute('data-testid') ?? node.getAttribute('aria-label') ?? node.textContent?.trim();
+      return `${node.tagName.toLowerCase()} ${label?.slice(0, 40) ?? ''}`;
     });
-    return focused !== unfocused;
+    if (name === '') continue;
+    if (met.has(name)) break;
+    met.add(name);
+    if (!(await page.evaluate(focusShown))) unseen.push(name);
+  }
+  return unseen;
+}
+
+/**
+ * Whether something of the focused element's look, or of the box drawn around it (a password field's), changes with
+ * the focus: an outline or a ring, or an input's border colour. Run in the page.
+ */
+function focusShown(): boolean {
+  const node = document.activeElement;
+  if (!(node instanceof HTMLElement)) return false;
+  const boxes = [node, node.parentElement, node.parentElement?.parentElement].filter(
+    (box): box is HTMLElement => box instanceof HTMLElement,
+  );
+  const look = () =>
+    boxes
+      .map((box) => {
+        const style = getComputedStyle(box);
+        const outline = style.outlineStyle === 'none' ? '' : `${style.outlineWidth} ${style.outlineColor}`;
+        return [outline, style.boxShadow, style.borderColor].join(' ');
+      })
+      .join(' | ');
+  // Without their transitions, which would still show the focused look for a moment after the blur.
+  const transitions = boxes.map((box) => box.style.transition);
+  for (const box of boxes) box.style.transition = 'none';
+  const focused = look();
+  node.blur();
+  const unfocused = look();
+  node.focus();
+  boxes.forEach((box, index) => {
+    box.style.transition = transitions[index]!;
   });
+  return focused !== unfocused;
 }
