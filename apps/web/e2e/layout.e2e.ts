@@ -43,6 +43,12 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     return [await order(named), await order(plans.durational[0])];
   }
 
+  /** The hosted checkout reads the session from the cookie the panel writes as it opens the payment page. */
+  async function keepCheckoutCookie(tab: Page) {
+    const token = await tab.evaluate(() => localStorage.getItem('token') ?? '');
+    await tab.context().addCookies([{ name: 'token', value: token, domain: '127.0.0.1', path: '/shopDetails' }]);
+  }
+
   /** The configure screen's path for the plan with the long names, as its card in the shop links to it. */
   async function configurePath(tab: Page): Promise<string> {
     await tab.goto('/person/shop?lang=en');
@@ -100,9 +106,7 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     }
 
     await logIn(tab, EMAIL);
-    // The hosted checkout reads the session from the cookie the panel writes as it opens the payment page.
-    const token = await tab.evaluate(() => localStorage.getItem('token') ?? '');
-    await context.addCookies([{ name: 'token', value: token, domain: '127.0.0.1', path: '/shopDetails' }]);
+    await keepCheckoutCookie(tab);
     const configure = await configurePath(tab);
 
     for (const language of LANGUAGES) {
@@ -123,7 +127,7 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     await context.close();
   });
 
-  it('shows the focus on every control that Tab reaches, on every screen', async () => {
+  it('shows the focus on every control that Tab reaches, on every screen and in the checkout', async () => {
     const context = await browser.newContext({ baseURL: server.url });
     const tab = await context.newPage();
     const unseen: string[] = [];
@@ -141,6 +145,8 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     }
     await walk(`${configure}?lang=en`);
     for (const order of [paid, waiting]) await walk(`/person/status/${order}?lang=en`);
+    await keepCheckoutCookie(tab);
+    await walk(`/shopDetails/en/${waiting}`);
     expect(unseen).toEqual([]);
     await context.close();
   });

@@ -92,19 +92,21 @@ export async function tabTo(page: Page, target: Locator) {
  */
 export async function controlsWithoutVisibleFocus(page: Page): Promise<string[]> {
   const unseen: string[] = [];
-  const met = new Set<string>();
   for (let presses = 0; presses < 100; presses += 1) {
     await page.keyboard.press('Tab');
-    const name = await page.evaluate(() => {
+    const focused = await page.evaluate(() => {
+      const walk = window as { firstFocused?: Element };
       const node = document.activeElement;
-      if (!node || node === document.body) return '';
+      if (!node || node === document.body) return undefined;
+      // Round once: the walk ends where it began (names may repeat: two fields' "show password" buttons).
+      if (walk.firstFocused === node) return { name: '', again: true };
+      walk.firstFocused ??= node;
       const label = node.getAttribute('data-testid') ?? node.getAttribute('aria-label') ?? node.textContent?.trim();
-      return `${node.tagName.toLowerCase()} ${label?.slice(0, 40) ?? ''}`;
+      return { name: `${node.tagName.toLowerCase()} ${label?.slice(0, 40) ?? ''}`, again: false };
     });
-    if (name === '') continue;
-    if (met.has(name)) break;
-    met.add(name);
-    if (!(await page.evaluate(focusShown))) unseen.push(name);
+    if (!focused) continue;
+    if (focused.again) break;
+    if (!(await page.evaluate(focusShown))) unseen.push(focused.name);
   }
   return unseen;
 }
