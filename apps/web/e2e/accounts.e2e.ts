@@ -5,6 +5,7 @@ import { insertAccount, logIn, PASSWORD, typePictureCode } from './support/accou
 import {
   chooseLanguage,
   expectAccessible,
+  focusedHeading,
   launchBrowser,
   openPage,
   PHONE,
@@ -223,16 +224,27 @@ describe('customer accounts in a real browser', () => {
     const tab: Page = await page(PHONE);
     await logIn(tab, email);
     await chooseLanguage(tab, 'en');
-    // By the keyboard: the burger opens the drawer, whose entries are reached by Tab.
-    await tabTo(tab, tab.getByTestId('menu-burger'));
+    // By the keyboard: the burger opens the drawer, Escape closes it and gives the focus back to the burger.
+    const burger = tab.getByTestId('menu-burger');
+    await tabTo(tab, burger);
     await tab.keyboard.press('Enter');
     const drawer = tab.getByRole('dialog');
+    await drawer.waitFor();
+    await tab.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await expect.poll(() => burger.evaluate((node) => node === document.activeElement)).toBe(true);
+    // Opened again, its entries are reached by Tab.
+    await tab.keyboard.press('Enter');
     await drawer.waitFor();
     await waitForTransitions(tab);
     await expectAccessible(tab);
     await tabTo(tab, tab.getByTestId('drawer-nav-userCentre'));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/person');
+    // The focus goes to the new screen's heading, and the closing drawer does not take it back to the burger.
+    await expect.poll(() => focusedHeading(tab)).toBe('User centre');
+    await tab.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await focusedHeading(tab)).toBe('User centre');
     await expect.poll(() => tab.evaluate(() => sessionStorage.getItem('activePath'))).toBe('/person');
   });
 });

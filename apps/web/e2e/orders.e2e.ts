@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn, PASSWORD } from './support/accounts.js';
-import { expectAccessible, launchBrowser, linesOfText, PHONE, tabTo } from './support/browser.js';
+import { expectAccessible, focusedHeading, launchBrowser, linesOfText, PHONE, tabTo } from './support/browser.js';
 import { CAPTCHA_TEST_CODE, type E2eServer, startServer } from './support/server.js';
 
 /** The details screen polls every 10 seconds: a status change shows within one interval, plus some slack. */
@@ -219,6 +219,8 @@ describe('shop, orders and the hosted checkout in a real browser', () => {
     await tabTo(tab, tab.getByRole('navigation').getByRole('link', { name: 'Purchase subscription' }));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/shop');
+    // The focus has moved to the new screen's heading, where a screen reader reads it out.
+    await expect.poll(() => focusedHeading(tab)).toBe('Purchase subscription');
     await tabTo(tab, tab.getByRole('link', { name: 'Order now: Traffic 100 GB' }));
     await tab.keyboard.press('Enter');
     await tab.waitForURL('**/person/shopConfigure/*');

@@ -141,3 +141,11 @@ function focusShown(): boolean {
   });
   return focused !== unfocused;
 }
+
+/** The text of the heading that has the focus, if a heading has it. */
+export function focusedHeading(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    return focused && /^H[1-6]$/.test(focused.tagName) ? (focused.textContent ?? '') : undefined;
+  });
+}

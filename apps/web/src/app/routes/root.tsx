@@ -8,6 +8,7 @@ import { isPublicPath, PATHS } from '../../lib/paths';
 import { urlOptions } from '../../lib/route-params';
 import { hasToken } from '../../lib/storage';
 import { routeParams, routeTitle, useRouteMatches } from '../route-handle';
+import { useFocusOnNavigation } from '../use-focus-on-navigation';
 
 /** Outside the public paths a stored token is required (spec section 2). */
 export function mayShow(pathname: string): boolean {
@@ -16,7 +17,7 @@ export function mayShow(pathname: string): boolean {
 
 /**
  * The root of every route: the guard (spec section 2: outside the public paths a stored token is
- * required), the language a URL asks for (`lang`), and the document title.
+ * required), the language a URL asks for (`lang`), the document title, and the focus after a navigation.
  */
 export function RootRoute() {
   const location = useLocation();
@@ -38,6 +39,7 @@ export function RootRoute() {
   useEffect(() => {
     document.title = titleKey ? `${t(titleKey)} · ${t('app.name')}` : t('app.name');
   }, [titleKey, t]);
+  useFocusOnNavigation(location.pathname);
 
   if (!mayShow(location.pathname)) {
     return <Navigate to={PATHS.login} replace />;
