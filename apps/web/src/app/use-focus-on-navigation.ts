@@ -10,13 +10,11 @@ const HEADING_WAIT_MS = 10_000;
  * starts at its top as any page does.
  */
 export function useFocusOnNavigation(pathname: string): void {
-  const firstLoad = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each navigation, which a new pathname marks
+  // The path shown last, not a first-run flag: React's strict mode runs a new effect twice, which is no navigation.
+  const shown = useRef(pathname);
   useEffect(() => {
-    if (firstLoad.current) {
-      firstLoad.current = false;
-      return;
-    }
+    if (shown.current === pathname) return;
+    shown.current = pathname;
     // The new screen's code may still be loading: its heading is focused once it is there.
     if (focusHeading()) return;
     const observer = new MutationObserver(() => {
