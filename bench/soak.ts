@@ -29,6 +29,8 @@ const INTERVAL_SECONDS = Math.min(30, Math.max(5, (MINUTES * 60) / 20));
 const CONNECTIONS = 10;
 /** Users in each push: a node's share of the traffic reported every minute or so. */
 const PUSH_USERS = 200;
+/** How long the soak waits for Redis to answer at the start before it gives up. */
+const REDIS_WAIT_MS = 5000;
 
 if (
   !(MINUTES > 0) ||
@@ -86,10 +88,10 @@ async function main() {
   if (redis) {
     // Its failures surface as the calls' errors, and a start that never connects as the error below.
     redis.on('error', () => {});
-    if (!(await redisReady(redis, 5000))) {
+    if (!(await redisReady(redis, REDIS_WAIT_MS))) {
       redis.disconnect();
       // Not the URL itself, which may hold a password.
-      throw new Error('Redis (TEST_REDIS_URL or REDIS_URL) could not be reached within 5 s');
+      throw new Error(`Redis (TEST_REDIS_URL or REDIS_URL) could not be reached within ${REDIS_WAIT_MS / 1000} s`);
     }
   }
   const { db } = openDatabase(url, schema ? { searchPath: schema } : {});
