@@ -13,6 +13,8 @@ const EMAIL = 'narrow@example.com';
 const LONG_PLAN = 'UnlimitedPremiumFamilyPlanWithoutSpaces2026';
 const LONG_PACKAGE = 'UnlimitedTrafficForThreeHundredSixtyFiveDays';
 const LONG_LINK = 'https://help.example.com/guides/importing-your-subscription-into-every-client-application';
+const SIGNED_OUT_SCREENS = ['login', 'register', 'forgetPasswords', 'showDocx'];
+const SIGNED_IN_SCREENS = ['pannel', 'document', 'shop', 'state', 'orders', 'person', 'invite'];
 
 describe('every screen on the narrowest phone in every language, and by the keyboard', () => {
   let server: E2eServer;
@@ -81,13 +83,12 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     await server?.stop();
   });
 
-  /** The page's width beyond the screen's, in CSS pixels: what a customer would have to scroll sideways to see. */
-  async function overflowOf(tab: Page, path: string, language: Language): Promise<number> {
+  /** Opens a screen and waits until it is whole: its heading, its language, and its calls answered. */
+  async function openScreen(tab: Page, path: string, language: Language) {
     await tab.goto(path);
     await tab.getByRole('heading', { level: 1 }).first().waitFor();
     await expect.poll(() => tab.evaluate(() => document.documentElement.lang)).toBe(REQUEST_LANGUAGE[language]);
     await tab.waitForLoadState('networkidle');
-    return tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   }
 
   it('needs no sideways scrolling on any screen, signed out or in, in the shell or in mobile mode, nor in the checkout', async () => {
@@ -95,14 +96,16 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     const tab = await context.newPage();
     const overflowing: string[] = [];
     const check = async (path: string, language: Language) => {
-      const overflow = await overflowOf(tab, path, language);
+      await openScreen(tab, path, language);
+      // The page's width beyond the screen's: what a customer would have to scroll sideways to see.
+      const overflow = await tab.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (overflow > 0) overflowing.push(`${path}: ${overflow} px`);
     };
 
     for (const language of LANGUAGES) {
-      for (const screen of ['login', 'register', 'forgetPasswords', 'showDocx']) {
-        await check(`/person/${screen}?lang=${language}`, language);
-      }
+      for (const screen of SIGNED_OUT_SCREENS) await check(`/person/${screen}?lang=${language}`, language);
     }
 
     await logIn(tab, EMAIL);
@@ -110,9 +113,7 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     const configure = await configurePath(tab);
 
     for (const language of LANGUAGES) {
-      for (const screen of ['pannel', 'document', 'shop', 'state', 'orders', 'person', 'invite']) {
-        await check(`/person/${screen}?lang=${language}`, language);
-      }
+      for (const screen of SIGNED_IN_SCREENS) await check(`/person/${screen}?lang=${language}`, language);
       await check(`${configure}?lang=${language}`, language);
       for (const order of [paid, waiting]) await check(`/person/status/${order}?lang=${language}`, language);
       for (const order of [paid, waiting]) {
@@ -132,21 +133,17 @@ describe('every screen on the narrowest phone in every language, and by the keyb
     const tab = await context.newPage();
     const unseen: string[] = [];
     const walk = async (path: string) => {
-      await tab.goto(path);
-      await tab.getByRole('heading', { level: 1 }).first().waitFor();
-      await tab.waitForLoadState('networkidle');
+      await openScreen(tab, path, 'en');
       unseen.push(...(await controlsWithoutVisibleFocus(tab)).map((control) => `${path}: ${control}`));
     };
-    for (const screen of ['login', 'register', 'forgetPasswords', 'showDocx']) await walk(`/person/${screen}?lang=en`);
+    for (const screen of SIGNED_OUT_SCREENS) await walk(`/person/${screen}?lang=en`);
     await logIn(tab, EMAIL);
     const configure = await configurePath(tab);
-    for (const screen of ['pannel', 'document', 'shop', 'state', 'orders', 'person']) {
-      await walk(`/person/${screen}?lang=en`);
-    }
+    for (const screen of SIGNED_IN_SCREENS) await walk(`/person/${screen}?lang=en`);
     await walk(`${configure}?lang=en`);
     for (const order of [paid, waiting]) await walk(`/person/status/${order}?lang=en`);
     await keepCheckoutCookie(tab);
-    await walk(`/shopDetails/en/${waiting}`);
+    await walk(`/shopDetails/${REQUEST_LANGUAGE.en}/${waiting}`);
     expect(unseen).toEqual([]);
     await context.close();
   });
