@@ -108,9 +108,9 @@ function NodeRows({ nodes, compact }: { nodes: Node[]; compact: boolean }) {
                         bg={online ? 'teal.8' : 'red.8'}
                         style={{ borderRadius: '50%', flex: 'none' }}
                       />
-                      {/* On one line: a Chinese word may break between any two characters, and a long name
-                          beside it squeezed the column to one character's width. */}
-                      <Text component="span" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {/* Chinese words whole, as an order's status keeps them: they may break between any two
+                          characters, and a long name beside them squeezed the column to a character's width. */}
+                      <Text component="span" size="sm" style={{ wordBreak: 'keep-all' }}>
                         {online ? t('nodes.online') : t('nodes.offline')}
                       </Text>
                     </Group>
