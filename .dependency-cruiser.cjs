@@ -1,6 +1,7 @@
 /**
  * The boundaries of anchors.md, checked by `npm test`:
- * server: shared infrastructure knows no domain; a module reaches another only through its service;
+ * server: shared infrastructure knows no domain; lib/ imports nothing of the server above it; a module reaches another
+ * only through its service;
  * web: features never import each other, and shared code imports no feature; nowhere an import cycle.
  */
 module.exports = {
@@ -17,6 +18,12 @@ module.exports = {
       severity: 'error',
       from: { path: '^apps/server/src/(plugins|db|lib)/' },
       to: { path: '^apps/server/src/modules/' },
+    },
+    {
+      name: 'server-lib-imports-nothing-above-it',
+      severity: 'error',
+      from: { path: '^apps/server/src/lib/' },
+      to: { path: '^apps/server/src/', pathNot: '^apps/server/src/lib/' },
     },
     {
       name: 'server-module-reaches-another-only-through-its-service',

@@ -1,11 +1,8 @@
 import { CLIENT_APPS } from '@mutenet/contract';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
-import { EarlyAnswers } from './lib/early-answers.js';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { loggableUrl } from './lib/log-url.js';
 import { requestIdOf } from './lib/request-id.js';
-import { responseSerializerCompiler } from './lib/response-serializer.js';
-import { keepTickObjectMaps } from './lib/tick-object-maps.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
 import feedPlugin from './modules/feed/feed.plugin.js';
@@ -17,7 +14,6 @@ import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
 import dbPlugin from './plugins/app/db.js';
-import earlyAnswersPlugin from './plugins/app/early-answers.js';
 import errorsPlugin, { frameworkErrorSender } from './plugins/app/errors.js';
 import i18nPlugin from './plugins/app/i18n.js';
 import jobsPlugin from './plugins/app/jobs.js';
@@ -51,8 +47,6 @@ const REDACTED = [
 
 /** The whole server as one plugin tree; `server.ts` only listens, and tests build this. */
 export async function buildApp({ config, now = Date.now, searchPath, redisKeyPrefix, logger }: AppOptions) {
-  keepTickObjectMaps();
-  const earlyAnswers = new EarlyAnswers({ trustProxy: config.trustProxy, requestId: requestIdOf });
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -73,16 +67,14 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     forceCloseConnections: 'idle',
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers),
-    serverFactory: earlyAnswers.serverFactory,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(responseSerializerCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   await app.register(httpPlugin);
   await app.register(metricsPlugin, { token: config.metricsToken });
-  await app.register(earlyAnswersPlugin, { earlyAnswers });
   await app.register(storePlugin, { redisUrl: config.redisUrl, now, ...(redisKeyPrefix ? { redisKeyPrefix } : {}) });
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, {
@@ -94,7 +86,7 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(captchaPlugin, { testCode: config.captchaTestCode });
   await app.register(jobsPlugin);
 
-  await app.register(authPlugin, { now });
+  await app.register(authPlugin, { now, publicUrl: config.publicUrl });
   await app.register(catalogPlugin, { now, seedDemo: config.seedDemoCatalog });
   await app.register(subscriptionPlugin, { now, publicUrl: config.publicUrl });
   await app.register(ordersPlugin, { now, timeoutMs: config.orderTimeoutMs });

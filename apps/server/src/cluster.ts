@@ -1,6 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from 'pino';
-import { relayGathers } from './lib/cluster-gather.js';
+import type { Kysely } from 'kysely';
+import { type Logger, pino } from 'pino';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createCatalogService } from './modules/catalog/catalog.service.js';
+import { answerClusterMetrics } from './plugins/app/metrics.js';
+import type { Config } from './plugins/external/env.js';
 
 /**
  * A worker that died after a healthy run is started again after the first delay; one that keeps dying soon after
@@ -12,6 +17,27 @@ const HEALTHY_AFTER_MS = 60_000;
 /** Workers finish their requests in flight within their own 10 seconds; after this they are killed. */
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
+/**
+ * The primary process of `WEB_CONCURRENCY` workers: migrates the database (and seeds the demo catalogue) once, then
+ * forks the workers. In a single process the db and catalog plugins do both as the app starts; here every worker
+ * would, at once, and SQLite's migrations (which take no lock across processes) and the seeding (which checks that
+ * the catalogue is empty, then fills it) must not run in several processes at the same time. The workers' own
+ * migration then finds nothing to do, and they do not seed.
+ */
+export async function startPrimary(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const { db } = openDatabase(config.databaseUrl, { poolSize: 1 });
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+    if (config.seedDemoCatalog && (await createCatalogService(db, Date.now).seedDemo())) {
+      log.info('seeded the demo catalogue into the empty database');
+    }
+  } finally {
+    await db.destroy();
+  }
+  superviseWorkers(config.workers, log);
+}
+
 type Slot = { worker?: Worker; startedAt: number; quickDeaths: number; restart?: NodeJS.Timeout };
 
 /**
@@ -19,7 +45,7 @@ type Slot = { worker?: Worker; startedAt: number; quickDeaths: number; restart?:
  * connections), restarts a worker that dies unexpectedly after a growing delay, and on SIGTERM or SIGINT stops them
  * all gracefully, exiting 0 when every worker did.
  */
-export function superviseWorkers(count: number, log: Logger): void {
+function superviseWorkers(count: number, log: Logger): void {
   const slots: Slot[] = Array.from({ length: count }, () => ({ startedAt: 0, quickDeaths: 0 }));
   let stopping = false;
   let failed = false;
@@ -59,7 +85,7 @@ export function superviseWorkers(count: number, log: Logger): void {
     }, SHUTDOWN_TIMEOUT_MS).unref();
   };
 
-  relayGathers(() => slots.flatMap((slot) => (slot.worker ? [slot.worker] : [])));
+  answerClusterMetrics();
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (const slot of slots) start(slot);

@@ -1,16 +1,11 @@
 import cluster from 'node:cluster';
-import type { Kysely } from 'kysely';
-import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
-import { superviseWorkers } from './cluster.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { createCatalogService } from './modules/catalog/catalog.service.js';
+import { startPrimary } from './cluster.js';
 import { type Config, ConfigError, loadConfig } from './plugins/external/env.js';
 
 /**
- * Starts the server: one process, or with `WEB_CONCURRENCY` above 1 a primary that prepares the database and
- * supervises that many workers, each one the whole app on the shared port.
+ * Starts the server: one process, or with `WEB_CONCURRENCY` above 1 a primary (`cluster.ts`) that supervises that
+ * many workers, each one the whole app on the shared port.
  */
 async function main() {
   let config: Config;
@@ -24,29 +19,11 @@ async function main() {
     throw error;
   }
   if (config.workers > 1 && cluster.isPrimary) {
-    const log = pino({ level: config.logLevel });
-    await prepareDatabase(config, log);
-    superviseWorkers(config.workers, log);
+    await startPrimary(config);
     return;
   }
   // The primary seeded already: several workers would each find the catalogue empty.
   await serve(cluster.isWorker ? { ...config, seedDemoCatalog: false } : config);
-}
-
-/**
- * Migrates (and seeds the demo catalogue) once, before any worker opens the database: SQLite's migrations must not
- * run in several processes at once.
- */
-async function prepareDatabase(config: Config, log: Logger) {
-  const { db } = openDatabase(config.databaseUrl, { poolSize: 1 });
-  try {
-    await migrateToLatest(db as Kysely<unknown>);
-    if (config.seedDemoCatalog && (await createCatalogService(db, Date.now).seedDemo())) {
-      log.info('seeded the demo catalogue into the empty database');
-    }
-  } finally {
-    await db.destroy();
-  }
 }
 
 /** Listens, and stops gracefully: no new connections, requests in flight finished, database closed. */

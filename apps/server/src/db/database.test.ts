@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '../test/tcp-proxy.js';
+import { POSTGRES_URL } from '../test/test-app.js';
 import { openDatabase } from './database.js';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
@@ -86,69 +87,34 @@ describe('SQLite written by several processes', () => {
   });
 });
 
-describe('SQLite rows', () => {
-  it('reads the same objects as the driver makes, keys in order, after the schema changes too', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-rows-'));
-    const file = path.join(dir, 'rows.db');
-    const { db } = openDatabase(`sqlite:${file}`);
-    const driver = new SQLite(':memory:');
-    const setUp = [
-      'create table t (id integer primary key, name text, score real, data blob, "a b" text)',
-      `insert into t values (1, 'ä "q"', 1.5, x'00ff', null), (2, null, -3, null, 'x')`,
-    ];
-    for (const statement of setUp) {
-      await sql.raw(statement).execute(db);
-      driver.exec(statement);
-    }
-    const queries = [
-      'select * from t order by id',
-      'select id, name as id, data from t order by id',
-      'select count(*) as n from t where id > 5',
-      'select * from t where id > 5',
-    ];
-    const read = async () => {
-      for (const query of queries) {
-        const rows = (await sql.raw(query).execute(db)).rows;
-        const expected = driver.prepare(query).all();
-        expect(rows, query).toEqual(expected);
-        expect(
-          rows.map((row) => Object.keys(row as object)),
-          query,
-        ).toEqual(expected.map((row) => Object.keys(row as object)));
-        for (const row of rows) expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
-      }
-    };
-    await read();
-    for (const statement of ['alter table t rename column score to points', 'alter table t add column extra text']) {
-      await sql.raw(statement).execute(db);
-      driver.exec(statement);
-      await read();
-    }
-    // Another process's change: seen by the count of columns.
-    const other = new SQLite(file);
-    other.exec('alter table t drop column extra');
-    driver.exec('alter table t drop column extra');
-    other.close();
-    await read();
-    // Where the driver would set the prototype, the column is a property like any other.
-    const { rows } = await sql.raw(`select 1 as "__proto__", null as "__proto__"`).execute(db);
-    expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
-    expect(Object.getOwnPropertyDescriptor(rows[0], '__proto__')?.value).toBeNull();
-    driver.close();
+describe('SQLite settings', () => {
+  it('opens a file in WAL mode, with foreign keys checked', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-settings-'));
+    const { db } = openDatabase(`sqlite:${path.join(dir, 'settings.db')}`);
+    const read = async (pragma: string) => Object.values((await sql.raw(`pragma ${pragma}`).execute(db)).rows[0]!)[0];
+    expect(await read('journal_mode')).toBe('wal');
+    expect(await read('foreign_keys')).toBe(1);
     await db.destroy();
     await fs.rm(dir, { recursive: true, force: true });
   });
 });
 
-describe('SQLite settings', () => {
-  it('opens a file in WAL mode with a page cache of 64 MiB, not the default 2 MB', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-settings-'));
-    const { db } = openDatabase(`sqlite:${path.join(dir, 'settings.db')}`);
-    const read = async (pragma: string) => Object.values((await sql.raw(`pragma ${pragma}`).execute(db)).rows[0]!)[0];
-    expect(await read('journal_mode')).toBe('wal');
-    // Negative: a size in KiB rather than in pages.
-    expect(await read('cache_size')).toBe(-64 * 1024);
-    await db.destroy();
-    await fs.rm(dir, { recursive: true, force: true });
+describe.runIf(POSTGRES_URL)('PostgreSQL with a query time-out', () => {
+  it('gives up on a connection that goes silent in a query, and runs the next one on a new connection', async () => {
+    const { hostname, port } = new URL(POSTGRES_URL!);
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const { db } = openDatabase(proxy.urlFor(POSTGRES_URL!), { poolSize: 1, queryTimeoutMs: 500 });
+    try {
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+      await proxy.cut('silence');
+      const started = performance.now();
+      await expect(sql`select 2`.execute(db)).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+      expect(performance.now() - started).toBeLessThan(2000);
+      await proxy.restore();
+      expect((await sql<{ two: number }>`select 2 as two`.execute(db)).rows).toEqual([{ two: 2 }]);
+    } finally {
+      await db.destroy();
+      await proxy.close();
+    }
   });
 });

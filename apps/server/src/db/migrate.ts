@@ -6,6 +6,8 @@ import * as catalogVersion from './migrations/0004-catalog-version.js';
 import * as changeNotices from './migrations/0005-change-notices.js';
 import * as orderNotices from './migrations/0006-order-notices.js';
 import * as packageNotices from './migrations/0007-package-notices.js';
+import * as dropChangeNotices from './migrations/0008-drop-change-notices.js';
+import * as trafficPushes from './migrations/0009-traffic-pushes.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,15 +18,23 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-change-notices': changeNotices,
   '0006-order-notices': orderNotices,
   '0007-package-notices': packageNotices,
+  '0008-drop-change-notices': dropChangeNotices,
+  '0009-traffic-pushes': trafficPushes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-/** Applies every pending migration; safe to call on every start and from several instances. */
+/** The app's migrations on `db`. On PostgreSQL its tables go in the current schema (postgres-dialect.ts). */
+export function migratorOf(db: Kysely<unknown>): Migrator {
+  return new Migrator({ db, provider });
+}
+
+/**
+ * Applies every pending migration; safe to call on every start and from several instances on PostgreSQL (Kysely locks
+ * its migration table), from one process at a time on SQLite (`cluster.ts`).
+ */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  // On PostgreSQL its tables go in the current schema, the one the dialect's introspection reads (postgres-dialect.ts).
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);

@@ -156,6 +156,14 @@ export interface CatalogVersionTable {
   version: number;
 }
 
+/** One record per traffic push counted (migration 0009), kept a day. */
+export interface TrafficPushesTable {
+  id: string;
+  node_id: number;
+  digest: string;
+  pushed_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -168,5 +176,6 @@ export interface Database {
   user_packages: UserPackagesTable;
   settings: SettingsTable;
   nodes: NodesTable;
+  traffic_pushes: TrafficPushesTable;
   catalog_version: CatalogVersionTable;
 }

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-
 /** A Content-Security-Policy as directive names to their sources. */
 export type ContentSecurityPolicy = Readonly<Record<string, readonly string[]>>;
 
 /**
- * What every policy says: scripts only from this server's own files (no inline script but a page's own, by its hash
- * (`pagePolicy`); no event attribute, no `javascript:` URL, no eval), no plugins, no `<base>` to redirect relative
- * URLs, and never inside a frame. The app inside the mobile apps' WebView (`from=mobile`) is that WebView's top-level
+ * What every policy says: scripts only from this server's own files (no inline script, no event attribute, no
+ * `javascript:` URL, no eval), no plugins, no `<base>` to redirect relative URLs, and never inside a frame. The app inside the mobile apps' WebView (`from=mobile`) is that WebView's top-level
  * document, not a frame.
  */
 const COMMON: ContentSecurityPolicy = {
@@ -65,20 +62,4 @@ export function cspHeader(policy: ContentSecurityPolicy): string {
   return Object.entries(policy)
     .map(([name, sources]) => [name, ...sources].join(' '))
     .join('; ');
-}
-
-/** The inline scripts of a page the build wrote (`<script>` with no attribute), as the policy's hash sources. */
-function inlineScriptHashes(page: string): string[] {
-  return [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    ([, source = '']) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`,
-  );
-}
-
-/**
- * A page's policy, with the page's own inline scripts allowed by their hashes: the page is a static file, so no nonce
- * can reach them, and each hash allows that script alone, never one injected into the page.
- */
-export function pagePolicy(policy: ContentSecurityPolicy, page: string): ContentSecurityPolicy {
-  const hashes = inlineScriptHashes(page);
-  return hashes.length === 0 ? policy : { ...policy, 'script-src': [...(policy['script-src'] ?? []), ...hashes] };
 }

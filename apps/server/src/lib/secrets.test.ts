@@ -1,26 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { equalInConstantTime, hashToken, matchesHash, newToken, sameSecret } from './secrets.js';
+import { hashToken, matchesHash, newToken, sameSecret } from './secrets.js';
 
 describe('secrets', () => {
-  it.each([
-    ['sameSecret', sameSecret],
-    ['equalInConstantTime', equalInConstantTime],
-  ])('%s says what === says, for any two strings, of any lengths, surrogates included', (_name, equal) => {
+  it('sameSecret says what === says, for any two strings, of any lengths, surrogates included', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
-        expect(equal(a, b)).toBe(a === b);
-        expect(equal(a, a)).toBe(true);
+        expect(sameSecret(a, b)).toBe(a === b);
+        expect(sameSecret(a, a)).toBe(true);
       }),
       { numRuns: 500 },
     );
     const token = newToken();
     for (let index = 0; index < token.length; index++) {
       const changed = `${token.slice(0, index)}${token[index] === 'a' ? 'b' : 'a'}${token.slice(index + 1)}`;
-      expect(equal(changed, token)).toBe(false);
+      expect(sameSecret(changed, token)).toBe(false);
     }
-    expect(equal('', '')).toBe(true);
-    expect(equal('abc', 'abcd')).toBe(false);
+    expect(sameSecret('', '')).toBe(true);
+    expect(sameSecret('abc', 'abcd')).toBe(false);
   });
 
   it('makes 256-bit URL-safe tokens, never the same twice, stored as their SHA-256', () => {

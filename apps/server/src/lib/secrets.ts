@@ -26,14 +26,3 @@ export function matchesHash(secret: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash, 'hex');
   return stored.length === 32 && timingSafeEqual(hash('sha256', secret, 'buffer'), stored);
 }
-
-/**
- * Whether two strings are equal, in a time that depends on their lengths only, not on where they differ: for a
- * secret already matched to its stored hash and kept in memory, compared again without hashing.
- */
-export function equalInConstantTime(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
-}

@@ -3,8 +3,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESTART_DELAY_MS } from '../cluster.js';
+import { DEMO_CATALOG } from '../modules/catalog/demo-catalog.js';
 import { freePort, type ServerProcess, spawnServer, until, whenHealthy } from '../test/server-process.js';
 import { REDIS_URL } from '../test/test-app.js';
 
@@ -99,10 +101,10 @@ describe('WEB_CONCURRENCY worker processes', () => {
     async () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      // A fresh SQLite file: the primary migrates it before the workers open it.
+      // A fresh SQLite file: the primary migrates it and seeds the demo catalogue before the workers open it.
       const server = spawnServer(
         dir,
-        env('workers', { WEB_CONCURRENCY: '2', PORT: String(port), REDIS_URL: REDIS_URL! }),
+        env('workers', { WEB_CONCURRENCY: '2', PORT: String(port), REDIS_URL: REDIS_URL!, SEED_DEMO_CATALOG: 'true' }),
       );
       try {
         // Each worker loads the sources through tsx: slow on a busy machine.
@@ -114,6 +116,16 @@ describe('WEB_CONCURRENCY worker processes', () => {
         );
         expect(new Set(workers).size).toBe(2);
         expect(workers).not.toContain(server.child.pid);
+        const seeded = linesOf(server).filter(
+          (line) => line.msg === 'seeded the demo catalogue into the empty database',
+        );
+        expect(seeded.map((line) => line.pid)).toEqual([server.child.pid]);
+        const catalogue = new SQLite(path.join(dir, 'workers.db'), { readonly: true });
+        try {
+          expect(catalogue.prepare('select count(*) as n from plans').get()).toEqual({ n: DEMO_CATALOG.plans.length });
+        } finally {
+          catalogue.close();
+        }
 
         const statuses = await Promise.all(Array.from({ length: 8 }, () => getOnNewConnection(`${base}/healthz`)));
         expect(statuses).toEqual(statuses.map(() => 200));

@@ -169,7 +169,8 @@ describe.each(DATABASES)('sessions on %s', (database) => {
         const ways: Array<[string, Record<string, string>]> = [
           ['in Authorization', token === undefined ? {} : { authorization: token }],
         ];
-        if (access.cookie && token) ways.push(['as the cookie', { cookie: `token=${token}`, origin: app.url }]);
+        if (access.cookie && token)
+          ways.push(['as the cookie', { cookie: `token=${token}`, origin: new URL(app.config.publicUrl).origin }]);
         for (const [how, headers] of ways) {
           const response = await sendAs(route, access, victim, headers);
           expect(response.status, `${route} ${how}: ${response.text}`).toBe(401);

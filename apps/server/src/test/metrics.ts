@@ -14,6 +14,8 @@ export function parseExposition(text: string): Map<string, Metric> {
   const metrics = new Map<string, Metric>();
   expect(text.endsWith('\n')).toBe(true);
   for (const line of text.slice(0, -1).split('\n')) {
+    // Blank lines may part the metrics.
+    if (line === '') continue;
     const help = /^# HELP (\S+) (.+)$/.exec(line);
     if (help) {
       expect(metrics.has(help[1]!), `one HELP for ${help[1]}`).toBe(false);

@@ -9,14 +9,29 @@ import net from 'node:net';
 export type CutMode = 'refuse' | 'hang' | 'silence';
 
 /**
+ * Where `silenceAt` cuts a connection: `before` the statement reaches the service, or `after` it, its answer lost.
+ */
+export type StatementCut = 'before' | 'after';
+
+/**
  * A TCP relay on a random loopback port in front of a real service (PostgreSQL, Redis), so that a test can take the
  * service away from one app and give it back without touching the service itself, which other suites share.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
+  type Relay = { client: net.Socket; upstream: net.Socket; silent: boolean };
   const sockets = new Set<net.Socket>();
-  const relays = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  const relays = new Set<Relay>();
   let mode: CutMode | 'open' = 'open';
   let held = 0;
+  /** The statements `silenceAt` waits for, each cutting the first connection that sends it. */
+  const traps: Array<{ text: string; when: StatementCut; sprung(): void }> = [];
+
+  /** Nothing more goes either way, and the connection stays open: a host lost behind a firewall. */
+  const silence = (relay: Relay) => {
+    relay.silent = true;
+    relay.client.pause();
+    relay.upstream.pause();
+  };
 
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -32,7 +47,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     }
     const upstream = net.connect(target.port, target.host);
     track(upstream);
-    const relay = { client, upstream };
+    const relay: Relay = { client, upstream, silent: false };
     relays.add(relay);
     const end = () => {
       relays.delete(relay);
@@ -41,7 +56,21 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     };
     client.on('close', end);
     upstream.on('close', end);
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (relay.silent) return;
+      const trap = traps.find(({ text }) => chunk.includes(text));
+      if (!trap) {
+        upstream.write(chunk);
+        return;
+      }
+      traps.splice(traps.indexOf(trap), 1);
+      if (trap.when === 'after') upstream.write(chunk);
+      silence(relay);
+      trap.sprung();
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!relay.silent) client.write(chunk);
+    });
   };
 
   let server = net.createServer(accept);
@@ -75,10 +104,15 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       mode = how;
       if (how === 'refuse') return stopListening();
       if (how === 'hang') return dropAll();
-      for (const { client, upstream } of relays) {
-        client.unpipe(upstream).pause();
-        upstream.unpipe(client).pause();
-      }
+      for (const relay of relays) silence(relay);
+    },
+    /**
+     * Silences the first connection whose client sends `text` from now on (a statement's SQL, as it travels in
+     * PostgreSQL's protocol, so text that no parameter holds), at that statement: before it reaches the service, or
+     * after, its answer lost. The other connections go on. Resolves once a connection was cut.
+     */
+    silenceAt(text: string, when: StatementCut): Promise<void> {
+      return new Promise((sprung) => traps.push({ text, when, sprung }));
     },
     /**
      * Relays new connections again, on the same port. Connections the cut took stay silent, as they would on a real

@@ -3,11 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
-import { expect, vi } from 'vitest';
 import { buildApp } from '../app.js';
-import { CHANGE_CHANNEL_SQL, type ChangeFeed } from '../db/change-feed.js';
 import { loadConfig } from '../plugins/external/env.js';
 import { appendTestLog, recordSecret, testLogFile } from './test-log.js';
 
@@ -18,46 +15,6 @@ export const REDIS_URL = process.env.TEST_REDIS_URL;
 export const DATABASES: TestDatabase[] = POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export const CAPTCHA_TEST_CODE = 'pass42';
-
-/**
- * Checks what the app answers after a write made outside it (another connection: the admin command line, an
- * operator's SQL). The app answers some reads from memory (`db/change-feed.ts`) and drops them once it learns of the
- * write: on SQLite within a millisecond (it reads the file's `data_version` at most that often), on PostgreSQL when
- * the database's notice arrives, typically microseconds after the commit and at worst a few milliseconds. The check
- * is repeated for up to two seconds.
- */
-export async function expectAfterOutsideWrite(check: () => Promise<void>): Promise<void> {
-  await vi.waitFor(check, { timeout: 2000, interval: 5 });
-}
-
-/** A table name no trigger reports: the notices `changesHeard` sends itself, awaited by id, for each app's feed. */
-const PROBE_TABLE = 'test_probe';
-const probesAwaited = new WeakMap<ChangeFeed, Map<string, () => void>>();
-
-/**
- * Resolves once the app has heard of every change committed before the call. On PostgreSQL a change's notice arrives
- * after its commit (later on a busy machine), and a read under way when one arrives is not kept (`db/read-cache.ts`):
- * a test that needs a read kept waits for this first. Notices arrive in the order of their commits, so hearing one
- * sent now is enough. On SQLite the app's own writes are reported as they are made.
- */
-export async function changesHeard({ app, installation }: TestApp): Promise<void> {
-  await vi.waitFor(() => expect(app.dbChanges.live).toBe(true));
-  if (installation.database === 'sqlite') return;
-  let awaited = probesAwaited.get(app.dbChanges);
-  if (!awaited) {
-    const byId = new Map<string, () => void>();
-    app.dbChanges.onChange(PROBE_TABLE, (ids) => {
-      for (const id of ids) byId.get(id)?.();
-    });
-    probesAwaited.set(app.dbChanges, byId);
-    awaited = byId;
-  }
-  const id = randomBytes(6).toString('hex');
-  const heard = new Promise<void>((resolve) => awaited.set(id, resolve));
-  await sql`select pg_notify(${sql.raw(CHANGE_CHANNEL_SQL)}, ${`${PROBE_TABLE}:${id}`})`.execute(app.db);
-  await heard;
-  awaited.delete(id);
-}
 
 /** A clock the test moves by hand: the app's rules and its in-memory store both read it. */
 export class TestClock {

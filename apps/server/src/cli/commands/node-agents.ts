@@ -1,16 +1,10 @@
 import { stringify } from 'yaml';
+import { tlsOf } from '../../modules/nodes/node-settings.js';
 import type { NodeView } from '../../modules/nodes/nodes.service.js';
 import type { Protocol } from '../../modules/nodes/proxy.model.js';
 
 /** How long an agent waits for the node API, in seconds. */
 const TIMEOUT_SECONDS = 30;
-
-/** Trojan, Hysteria 2 and TUIC always run over TLS; Shadowsocks never does. */
-export function tlsOf(node: Pick<NodeView, 'protocol' | 'settings'>): 'none' | 'tls' | 'reality' {
-  if (node.protocol === 'shadowsocks') return 'none';
-  if (node.protocol === 'vless' || node.protocol === 'vmess') return node.settings.tls;
-  return 'tls';
-}
 
 /** V2bX's core for each protocol: Xray where it serves it, sing-box for TUIC, the Hysteria core for Hysteria 2. */
 const V2BX_CORES: Record<Protocol, 'xray' | 'sing' | 'hysteria2'> = {

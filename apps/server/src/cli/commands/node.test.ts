@@ -128,6 +128,31 @@ describe.each(DATABASES)('admin node on %s', (database) => {
     await app.app.nodes.remove(added.id);
   });
 
+  it('adds a node whose agent is served at once, not after the servers read their node table again', {
+    timeout: 60_000,
+  }, async () => {
+    // The server has just read its node table: a call of an unknown node makes it.
+    expect((await config(999_999, 'not-a-token', 'trojan')).status).toBe(403);
+    const node = jsonOf(
+      await inProcess(
+        'node',
+        'add',
+        '--name',
+        'At once',
+        '--type',
+        'trojan',
+        '--host',
+        'now.example.com',
+        '--port',
+        '443',
+        '--json',
+      ),
+    );
+    expect((await config(node.id, node.token, 'trojan')).status).toBe(200);
+    expect((await agent(app, { ...node, protocol: 'trojan' }).users()).status).toBe(200);
+    await app.app.nodes.remove(node.id);
+  });
+
   it('prints the node and what to paste into V2bX and XrayR', { timeout: 60_000 }, async () => {
     const [hysteria, vmess] = await Promise.all([
       run(

@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import { REQUEST_LANGUAGES } from '@mutenet/contract';
 import type { Localized } from '../../lib/localized.js';
 import { localized } from '../../lib/localized.js';
-import type { NodeSettings } from '../../modules/nodes/node-settings.js';
+import {
+  type GivenSettings,
+  type NodeSettings,
+  NodeSettingsError,
+  type SettingKey,
+  settingsFor,
+  TRANSPORT_PROTOCOLS,
+} from '../../modules/nodes/node-settings.js';
 import type { NodeInput, NodeView } from '../../modules/nodes/nodes.service.js';
 import { NETWORKS, PROTOCOLS, type Protocol, SS_CIPHERS, TLS_MODES } from '../../modules/nodes/proxy.model.js';
 import {
@@ -15,7 +22,6 @@ import {
   integer,
   type Noun,
   oneOf,
-  orList,
   type Parsed,
   text,
   UsageError,
@@ -23,7 +29,7 @@ import {
 import type { AdminServices } from '../context.js';
 import { keyValues, table, yesNo } from '../output.js';
 import { hasTexts, merged, type Texts, texts } from '../texts.js';
-import { agentsText, tlsOf, v2bxNode, xrayrNode } from './node-agents.js';
+import { agentsText, v2bxNode, xrayrNode } from './node-agents.js';
 
 const NAME_MAX = 64;
 const LABEL_MAX = 32;
@@ -44,8 +50,6 @@ const FINGERPRINTS = [
 ] as const;
 const FLOWS = ['xtls-rprx-vision'] as const;
 const CONGESTION_CONTROLS = ['bbr', 'cubic', 'new_reno'] as const;
-/** The protocols that take a transport (`--network`) and a choice of TLS. */
-const TRANSPORT_PROTOCOLS: Protocol[] = ['vless', 'vmess', 'trojan'];
 
 const FLAGS = {
   name: { value: 'TEXT', help: 'name in every language unless --name-pt or --name-zh say otherwise' },
@@ -99,9 +103,7 @@ const SETTING_FLAGS = {
   cipher: 'cipher',
   obfsPassword: 'obfs-password',
   congestionControl: 'congestion-control',
-} as const satisfies Partial<Record<keyof NodeSettings, keyof typeof FLAGS>>;
-type SettingKey = keyof typeof SETTING_FLAGS;
-type GivenSettings = Partial<Pick<NodeSettings, SettingKey>>;
+} as const satisfies Record<SettingKey, keyof typeof FLAGS>;
 
 /** What the flags of `add` or `update` say, each only when given. */
 type NodeFlags = {
@@ -241,97 +243,14 @@ function nodeFlags(parsed: Parsed): NodeFlags {
   };
 }
 
-// The settings as a whole, for the node's protocol.
-
-const andList = (items: readonly string[]) => orList(items).replace(/ or ([^ ]+)$/, ' and $1');
-
-/** Why a setting does not apply to the node as it would be, or undefined when it does. */
-function misfit(key: SettingKey, protocol: Protocol, settings: NodeSettings): string | undefined {
-  const onlyFor = (...protocols: Protocol[]) =>
-    protocols.includes(protocol) ? undefined : `applies only to ${andList(protocols)} nodes, not ${protocol}`;
-  const tls = tlsOf({ protocol, settings });
-  switch (key) {
-    case 'network':
-    case 'tls':
-      return onlyFor(...TRANSPORT_PROTOCOLS);
-    case 'path':
-    case 'hostHeader':
-      return (
-        onlyFor(...TRANSPORT_PROTOCOLS) ??
-        (settings.network === 'ws' || settings.network === 'httpupgrade'
-          ? undefined
-          : 'needs --network ws or httpupgrade')
-      );
-    case 'serviceName':
-      return onlyFor(...TRANSPORT_PROTOCOLS) ?? (settings.network === 'grpc' ? undefined : 'needs --network grpc');
-    case 'sni':
-      return protocol === 'shadowsocks'
-        ? `does not apply to shadowsocks nodes`
-        : tls === 'none'
-          ? 'needs --tls tls or reality'
-          : undefined;
-    case 'fingerprint':
-      return onlyFor(...TRANSPORT_PROTOCOLS) ?? (tls === 'none' ? 'needs --tls tls or reality' : undefined);
-    case 'flow':
-      return (
-        onlyFor('vless') ??
-        (tls === 'none' ? 'needs --tls tls or reality' : settings.network !== 'tcp' ? 'needs --network tcp' : undefined)
-      );
-    case 'realityPublicKey':
-    case 'realityPrivateKey':
-    case 'realityShortId':
-      return onlyFor('vless') ?? (tls === 'reality' ? undefined : 'needs --tls reality');
-    case 'cipher':
-      return onlyFor('shadowsocks');
-    case 'obfsPassword':
-      return onlyFor('hysteria2');
-    case 'congestionControl':
-      return onlyFor('tuic');
+/** The node's settings for its protocol, by the nodes' rules; a misfit is a usage error naming the flag. */
+function checkedSettings(protocol: Protocol, stored: NodeSettings, given: GivenSettings): NodeSettings {
+  try {
+    return settingsFor(protocol, stored, given, (key) => `--${SETTING_FLAGS[key]}`);
+  } catch (error) {
+    if (error instanceof NodeSettingsError) throw new UsageError(error.message);
+    throw error;
   }
-}
-
-/**
- * The node's settings: the given ones over the stored ones. A given flag that does not apply to the protocol (or to
- * the transport or TLS chosen) is refused, naming it; a stored setting that no longer applies is dropped (undefined,
- * so that an update clears it). Then what the protocol needs must be there.
- */
-function checkedSettings(protocol: Protocol, stored: NodeSettings, givenSettings: GivenSettings): NodeSettings {
-  const settings: NodeSettings = { ...stored, ...givenSettings };
-  const isGiven = (key: SettingKey) => givenSettings[key] !== undefined;
-  // The transport and the TLS mode first: whether the others apply depends on them.
-  if (!TRANSPORT_PROTOCOLS.includes(protocol)) {
-    for (const key of ['network', 'tls'] as const) {
-      if (isGiven(key)) throw new UsageError(`--${SETTING_FLAGS[key]} ${misfit(key, protocol, settings)}`);
-    }
-    settings.network = 'tcp';
-    settings.tls = 'none';
-  } else if (settings.tls === 'reality' && protocol !== 'vless') {
-    if (isGiven('tls')) throw new UsageError(`--tls reality applies only to vless nodes, not ${protocol}`);
-    settings.tls = 'tls';
-  } else if (protocol === 'trojan' && settings.tls === 'none') {
-    if (isGiven('tls')) throw new UsageError('--tls none does not apply to trojan nodes: they always use TLS');
-    settings.tls = 'tls';
-  }
-  for (const key of Object.keys(SETTING_FLAGS) as SettingKey[]) {
-    if (key === 'network' || key === 'tls' || settings[key] === undefined) continue;
-    const problem = misfit(key, protocol, settings);
-    if (!problem) continue;
-    if (isGiven(key)) throw new UsageError(`--${SETTING_FLAGS[key]} ${problem}`);
-    settings[key] = undefined;
-  }
-  if (protocol === 'shadowsocks' && !settings.cipher) {
-    throw new UsageError(`a shadowsocks node needs --cipher: ${orList(SS_CIPHERS)}`);
-  }
-  if (protocol === 'vless' && settings.tls === 'reality') {
-    const missing = (['realityPublicKey', 'realityPrivateKey', 'sni'] as const).filter((key) => !settings[key]);
-    if (missing.length) {
-      throw new UsageError(
-        `--tls reality needs ${andList(missing.map((key) => `--${SETTING_FLAGS[key]}`))}` +
-          (missing.includes('sni') ? ' (--sni: the site it borrows, e.g. www.microsoft.com)' : ''),
-      );
-    }
-  }
-  return settings;
 }
 
 // Views.

@@ -2,11 +2,10 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../column-types.js';
 
 /**
- * PostgreSQL only: writes to the rows that instances keep in memory (`db/read-cache.ts`) send a notification naming
- * the table and the row's key, whoever wrote (an instance, the admin command line, an operator's own SQL), so that
- * every instance drops what it kept (`db/change-feed.ts`). The channel is per schema (several schemas may share a
- * database), as a hash, since a channel's name is at most 63 bytes. On SQLite the app's connection reports its own
- * writes by temporary triggers instead, and `data_version` any other connection's (`SqliteChangeFeed`).
+ * PostgreSQL only: writes to the rows that instances kept in memory then send a notification naming the table and
+ * the row's key, whoever wrote (an instance, the admin command line, an operator's own SQL), so that every instance
+ * dropped what it kept. The channel is per schema (several schemas may share a database), as a hash, since a
+ * channel's name is at most 63 bytes. Nothing is kept in memory any more: migration 0008 drops these notices.
  */
 const WATCHED = [
   // The signed-in user of a session: a ban or a new email (users), a sign-out or a revocation (sessions).

@@ -15,7 +15,8 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest): Promise<void>;
     /**
      * The hosted checkout's hook: the `Authorization` header, or else the `token` cookie the panel sets; a request
-     * authenticated by the cookie that changes anything must come from this site's own pages (Origin).
+     * authenticated by the cookie that changes anything must come from this site's own pages: its `Origin` is the
+     * origin of `PUBLIC_URL`, never one read from the request's own (forwarded) host, which its sender chooses.
      */
     authenticateCheckout(request: FastifyRequest): Promise<void>;
   }
@@ -27,12 +28,17 @@ declare module 'fastify' {
 /** How often expired sessions are deleted. */
 const SESSION_CLEANUP_MS = 60 * 60_000;
 
-export type AuthOptions = { now?: () => number };
+export type AuthOptions = {
+  now?: () => number;
+  /** The address customers reach the panel at (`PUBLIC_URL`): its origin is the checkout pages'. */
+  publicUrl: string;
+};
 
 export default fp<AuthOptions>(
-  async (fastify, { now = Date.now }) => {
+  async (fastify, { now = Date.now, publicUrl }) => {
+    const ownOrigin = new URL(publicUrl).origin;
     const service = new AuthService({
-      repository: new AuthRepository(fastify.db, fastify.dbChanges),
+      repository: new AuthRepository(fastify.db),
       store: fastify.store,
       captchas: fastify.captchas,
       mailer: fastify.mailer,
@@ -54,7 +60,7 @@ export default fp<AuthOptions>(
       const cookie = cookies ? parseCookie(cookies)[CHECKOUT_COOKIE] : undefined;
       if (!header && cookie && request.method !== 'GET' && request.method !== 'HEAD') {
         const origin = request.headers.origin;
-        if (!origin || origin !== `${request.protocol}://${request.host}`) throw new AppError('FORBIDDEN');
+        if (origin !== ownOrigin) throw new AppError('FORBIDDEN');
       }
       const token = header ?? (cookie && cookie.length <= 256 ? cookie : undefined);
       const user = token ? await service.sessionUser(token) : undefined;

@@ -1,10 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
-import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ReadCache } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type UserRow = {
   id: number;
@@ -28,35 +24,8 @@ const ACCOUNT_COLUMNS = ['id', 'email', 'name', 'banned', 'created_at'] as const
 /** A LIKE pattern that matches `text` anywhere, with its own `%`, `_` and `\` taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
-/** Sessions kept in memory, by their token's hash: at most this many, each for at most this long. */
-const KEPT_SESSIONS = 100_000;
-const KEPT_SESSION_MS = 60_000;
-
 export class AuthRepository {
-  /** Run on every signed-in call: compiled once. */
-  readonly #sessionUser;
-  /** Its answers, while the database reports every change to sessions and users. */
-  readonly #sessions: ReadCache<(SessionUser & { expires_at: number }) | undefined>;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    changes: ChangeFeed = UNHEARD,
-  ) {
-    this.#sessions = new ReadCache(changes, {
-      tables: ['users', 'sessions'],
-      maxEntries: KEPT_SESSIONS,
-      maxAgeMs: KEPT_SESSION_MS,
-    });
-    this.#sessionUser = compiledOnce(db, 2, (tokenHash: string, now: number) =>
-      db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['users.id as id', 'users.email as email', 'sessions.expires_at as expires_at'])
-        .where('sessions.token_hash', '=', tokenHash)
-        .where('sessions.expires_at', '>', now)
-        .where('users.banned', '=', 0),
-    );
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {
     return this.db
@@ -87,8 +56,8 @@ export class AuthRepository {
   }
 
   /** Bans or lifts the ban; a ban also revokes every session of the user, in one transaction. False: no such user. */
-  async setBanned(userId: number, banned: boolean): Promise<boolean> {
-    const updated = await this.db.transaction().execute(async (trx) => {
+  setBanned(userId: number, banned: boolean): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('users')
         .set({ banned: banned ? 1 : 0 })
@@ -97,8 +66,6 @@ export class AuthRepository {
       if (banned) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       return result.numUpdatedRows > 0n;
     });
-    this.#forgetUser(userId);
-    return updated;
   }
 
   /** The new user's id, or null when the email is taken. */
@@ -129,7 +96,6 @@ export class AuthRepository {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     });
-    this.#forgetUser(userId);
   }
 
   async insertSession(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> {
@@ -139,34 +105,20 @@ export class AuthRepository {
       .execute();
   }
 
-  /** The user of a live session of a user who is not banned. */
-  findSessionUser(tokenHash: string, now: number): MaybePromise<SessionUser | undefined> {
-    return this.#sessions.read(
-      tokenHash,
-      now,
-      () => this.#sessionUser.takeFirst(tokenHash, now),
-      (user) =>
-        user && {
-          rows: [
-            ['users', user.id],
-            ['sessions', user.id],
-          ],
-          until: user.expires_at,
-        },
-    );
+  /** The user of a live session of a user who is not banned: by the unique index on the token's hash. */
+  findSessionUser(tokenHash: string, now: number): Promise<SessionUser | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['users.id as id', 'users.email as email'])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', now)
+      .where('users.banned', '=', 0)
+      .executeTakeFirst();
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
-    this.#sessions.forget(tokenHash);
-  }
-
-  /**
-   * This instance's own revocations take effect on its next request, without waiting for the database's notice (which
-   * every instance hears, this one too).
-   */
-  #forgetUser(userId: number): void {
-    this.#sessions.forgetRow('users', userId);
   }
 
   async deleteExpiredSessions(now: number): Promise<void> {

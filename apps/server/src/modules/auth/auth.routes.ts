@@ -4,20 +4,15 @@ import {
   getCaptcha,
   login,
   logout,
-  type RequestLanguage,
   register,
-  requestLanguageOf,
   resetPassword,
   sendEmailCode,
 } from '@mutenet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
-import { CountedLimit } from '../../lib/counted-limit.js';
-import { oncePerRequest } from '../../lib/early-answers.js';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
-import { CAPTCHA_ANSWER_HEADERS, captchaAnswer } from './captcha-answer.js';
 import { tokenOf } from './session-token.js';
 
 /** Per-IP limits (requests per window); per-account limits live in the service. Stated in the README. */
@@ -39,30 +34,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const requireUser = { onRequest: fastify.authenticate };
 
-  // Every sign-in, sign-up and reset screen asks for a captcha, and asks again after each wrong try: the call is
-  // answered before Fastify routes it (lib/early-answers.ts), by the same code as the route's, and its per-IP limit
-  // is counted in the store once, by whichever of the two comes to it first. One over the limit goes to the route.
-  const captchaLimit = new CountedLimit(fastify.store, fastify.log, 'captcha-ip', IP_LIMITS.captcha);
-  const countCaptcha = oncePerRequest((ip: string | undefined) => captchaLimit.count(ip ?? ''));
-  const newCaptcha = async (language: RequestLanguage) => {
-    const { imgId, svgBase64 } = await fastify.captchas.create();
-    return captchaAnswer(language, imgId, svgBase64);
-  };
-  // Without the type provider: the answer is the serializer's bytes already (captcha-answer.ts).
-  fastify.route({
+  app.route({
     ...routeOf(getCaptcha),
-    // A picture in base64 shrinks by a fifth, for three times the call's CPU: it goes as it is.
-    config: { compress: false },
-    handler: async (request, reply) => {
-      const waitSeconds = await countCaptcha(request.raw, request.ip);
-      if (waitSeconds) throw new AppError('TOO_MANY_REQUESTS', null, waitSeconds);
-      return reply.headers(CAPTCHA_ANSWER_HEADERS).send(await newCaptcha(request.language));
-    },
-  });
-  fastify.earlyAnswers.add(getCaptcha.path, async ({ raw, ip }) => {
-    if (await countCaptcha(raw, ip())) return undefined;
-    const body = await newCaptcha(requestLanguageOf(raw.headers['accept-language']));
-    return { status: 200, headers: CAPTCHA_ANSWER_HEADERS, body };
+    config: { rateLimit: IP_LIMITS.captcha },
+    // A picture in base64 shrinks by a fifth at most: it goes as it is.
+    compress: false,
+    handler: async (request) => ok(request, await fastify.captchas.create()),
   });
 
   app.route({

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { EmailCodeAction, RequestLanguage } from '@mutenet/contract';
 import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../lib/app-error.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
 import { hashToken, newToken } from '../../lib/secrets.js';
 import type { Captchas } from '../../plugins/app/captcha.js';
 import type { Mailer } from '../../plugins/app/mail.js';
@@ -118,7 +117,7 @@ export class AuthService {
   }
 
   /** The signed-in user of a token, or undefined for an unknown, expired or revoked one. */
-  sessionUser(token: string): MaybePromise<SessionUser | undefined> {
+  sessionUser(token: string): Promise<SessionUser | undefined> {
     return this.deps.repository.findSessionUser(hashToken(token), this.deps.now());
   }
 

@@ -12,7 +12,7 @@ export type CatalogOptions = { now?: () => number; seedDemo?: boolean };
 
 export default fp<CatalogOptions>(
   async (fastify, { now = Date.now, seedDemo = false }) => {
-    const service = createCatalogService(fastify.db, now, fastify.dbChanges);
+    const service = createCatalogService(fastify.db, now);
     fastify.decorate('catalog', service);
     if (seedDemo && (await service.seedDemo())) fastify.log.info('seeded the demo catalogue into the empty database');
     await fastify.register(catalogRoutes);

@@ -1,10 +1,6 @@
 import type { Kysely } from 'kysely';
-import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
-import { compiledOnce } from '../../db/compiled-query.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ReadCache, type Row } from '../../db/read-cache.js';
 import type { Database } from '../../db/schema.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 export type PlanRow = {
   id: number;
@@ -38,42 +34,13 @@ export type NewPrice = { currency: string; price_minor: number; real_minor: numb
 const PLAN_COLUMNS = ['id', 'plan_group', 'names', 'contents', 'visible', 'sort'] as const;
 const PACKAGE_COLUMNS = ['id', 'plan_id', 'label', 'days', 'traffic_bytes', 'sort'] as const;
 
-/** The row the catalogue's version is read from, as the change feed names it (the table has one row). */
-const VERSION_ROW: Row = ['catalog_version', ''];
-
 export class CatalogRepository {
-  /** Read on every catalogue request: compiled once. */
-  readonly #version;
-  /** Its answer, while the database reports every change of the version */
-  readonly #keptVersion: ReadCache<number>;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    changes: ChangeFeed = UNHEARD,
-  ) {
-    this.#version = compiledOnce(db, 1, (id: number) =>
-      db.selectFrom('catalog_version').select('version').where('id', '=', id),
-    );
-    this.#keptVersion = new ReadCache(changes, { tables: ['catalog_version'], maxEntries: 1, maxAgeMs: 60_000 });
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
-  version(now: number): MaybePromise<number> {
-    return this.#keptVersion.read(
-      'version',
-      now,
-      async () => Number((await this.#version.takeFirst(1))?.version ?? 0),
-      () => ({ rows: [VERSION_ROW] }),
-    );
-  }
-
-  /** A write to the catalogue: this instance reads the version again once it is done, not waiting for the notice. */
-  async #write<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } finally {
-      this.#keptVersion.forgetRow(...VERSION_ROW);
-    }
+  async version(): Promise<number> {
+    const row = await this.db.selectFrom('catalog_version').select('version').where('id', '=', 1).executeTakeFirst();
+    return Number(row?.version ?? 0);
   }
 
   listPlans(onlyVisible: boolean): Promise<PlanRow[]> {
@@ -123,73 +90,65 @@ export class CatalogRepository {
   }
 
   async insertPlan(plan: NewPlan, now: number): Promise<number> {
-    const row = await this.#write(
-      this.db
-        .insertInto('plans')
-        .values({ ...plan, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow(),
-    );
+    const row = await this.db
+      .insertInto('plans')
+      .values({ ...plan, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
   async updatePlan(id: number, changes: Partial<NewPlan & { visible: number }>): Promise<boolean> {
-    const result = await this.#write(this.db.updateTable('plans').set(changes).where('id', '=', id).executeTakeFirst());
+    const result = await this.db.updateTable('plans').set(changes).where('id', '=', id).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
   insertPackage(pkg: NewPackage, prices: NewPrice[]): Promise<number> {
-    return this.#write(
-      this.db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
-        if (prices.length) {
-          await trx
-            .insertInto('package_prices')
-            .values(prices.map((price) => ({ ...price, package_id: row.id })))
-            .execute();
-        }
-        return row.id;
-      }),
-    );
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
+      if (prices.length) {
+        await trx
+          .insertInto('package_prices')
+          .values(prices.map((price) => ({ ...price, package_id: row.id })))
+          .execute();
+      }
+      return row.id;
+    });
   }
 
   /** Changes a package and sets the given prices (others stay). */
   updatePackage(id: number, changes: Partial<Omit<NewPackage, 'plan_id'>>, prices: NewPrice[]): Promise<boolean> {
-    return this.#write(
-      this.db.transaction().execute(async (trx) => {
-        const exists = await trx
-          .selectFrom('packages')
-          .select('id')
-          .where('id', '=', id)
-          .where('removed', '=', 0)
-          .executeTakeFirst();
-        if (!exists) return false;
-        if (Object.keys(changes).length) await trx.updateTable('packages').set(changes).where('id', '=', id).execute();
-        for (const price of prices) {
-          await trx
-            .insertInto('package_prices')
-            .values({ ...price, package_id: id })
-            .onConflict((oc) =>
-              oc
-                .columns(['package_id', 'currency'])
-                .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
-            )
-            .execute();
-        }
-        return true;
-      }),
-    );
+    return this.db.transaction().execute(async (trx) => {
+      const exists = await trx
+        .selectFrom('packages')
+        .select('id')
+        .where('id', '=', id)
+        .where('removed', '=', 0)
+        .executeTakeFirst();
+      if (!exists) return false;
+      if (Object.keys(changes).length) await trx.updateTable('packages').set(changes).where('id', '=', id).execute();
+      for (const price of prices) {
+        await trx
+          .insertInto('package_prices')
+          .values({ ...price, package_id: id })
+          .onConflict((oc) =>
+            oc
+              .columns(['package_id', 'currency'])
+              .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
+          )
+          .execute();
+      }
+      return true;
+    });
   }
 
   async removePackage(id: number): Promise<boolean> {
-    const result = await this.#write(
-      this.db
-        .updateTable('packages')
-        .set({ removed: 1 })
-        .where('id', '=', id)
-        .where('removed', '=', 0)
-        .executeTakeFirst(),
-    );
+    const result = await this.db
+      .updateTable('packages')
+      .set({ removed: 1 })
+      .where('id', '=', id)
+      .where('removed', '=', 0)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
@@ -214,7 +173,7 @@ export class CatalogRepository {
   /** False when the code exists already. */
   async insertCurrency(currency: Omit<CurrencyRow, 'enabled'>): Promise<boolean> {
     try {
-      await this.#write(this.db.insertInto('currencies').values(currency).execute());
+      await this.db.insertInto('currencies').values(currency).execute();
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -223,13 +182,11 @@ export class CatalogRepository {
   }
 
   async setCurrencyEnabled(code: string, enabled: boolean): Promise<boolean> {
-    const result = await this.#write(
-      this.db
-        .updateTable('currencies')
-        .set({ enabled: enabled ? 1 : 0 })
-        .where('code', '=', code)
-        .executeTakeFirst(),
-    );
+    const result = await this.db
+      .updateTable('currencies')
+      .set({ enabled: enabled ? 1 : 0 })
+      .where('code', '=', code)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 

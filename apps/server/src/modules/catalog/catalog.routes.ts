@@ -2,7 +2,6 @@ import { getCurrencies, getPlans } from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope.js';
-import { sendKeptAnswer } from '../../lib/kept-answer.js';
 import { routeOf } from '../../lib/route.js';
 
 export default async function catalogRoutes(fastify: FastifyInstance) {
@@ -11,17 +10,11 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...routeOf(getPlans),
-    handler: async (request, reply) => {
-      const plans = await fastify.catalog.plans(request.language);
-      return sendKeptAnswer(reply, plans, request.language, () => ok(request, plans));
-    },
+    handler: async (request) => ok(request, await fastify.catalog.plans(request.language)),
   });
 
   app.route({
     ...routeOf(getCurrencies),
-    handler: async (request, reply) => {
-      const currencies = await fastify.catalog.currencies();
-      return sendKeptAnswer(reply, currencies, request.language, () => ok(request, { currencies }));
-    },
+    handler: async (request) => ok(request, { currencies: await fastify.catalog.currencies() }),
   });
 }

@@ -1,5 +1,4 @@
 import type { Currency, Plan, PlanGroup, Plans, RequestLanguage } from '@mutenet/contract';
-import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Executor } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { sanitizeOperatorHtml } from '../../lib/html.js';
@@ -34,8 +33,8 @@ export type PackageInput = { label: string; days: number; trafficBytes: number; 
 export type PricedPackage = PackageRow & { prices: PriceRow[] };
 
 /** The catalogue service on a database, as the plugin and the admin command line build it. */
-export function createCatalogService(db: Executor, now: () => number, changes?: ChangeFeed): CatalogService {
-  return new CatalogService(new CatalogRepository(db, changes), now);
+export function createCatalogService(db: Executor, now: () => number): CatalogService {
+  return new CatalogService(new CatalogRepository(db), now);
 }
 
 /** What was built from the catalogue, and the catalogue's version it was built from. */
@@ -55,7 +54,7 @@ export class CatalogService {
    * Built again only when the catalogue's version moved (any write to its tables raises it), once per language.
    */
   async plans(language: RequestLanguage): Promise<Plans> {
-    const version = await this.repository.version(this.now());
+    const version = await this.repository.version();
     const kept = this.#plans.get(language);
     if (kept?.version === version) return kept.value;
     // Read after the version: what is built is at least as new as the version it is kept under.
@@ -96,7 +95,7 @@ export class CatalogService {
 
   /** The enabled currencies, kept as the plans are. */
   async currencies(): Promise<Currency[]> {
-    const version = await this.repository.version(this.now());
+    const version = await this.repository.version();
     if (this.#currencies?.version === version) return this.#currencies.value;
     const rows = await this.repository.listCurrencies(true);
     const value = rows.map(({ code, name }) => ({ code, name }));

@@ -1,4 +1,3 @@
-import type { NamedNode } from '../nodes/nodes.service.js';
 import type { ResolvedProxy } from '../nodes/proxy.model.js';
 
 /** The feed formats the panel renders, and what a renderer may know of the request. */
@@ -31,26 +30,5 @@ export type FeedInput = {
   title: string;
 };
 
-/** A customer's feed before it is rendered: the nodes they may use, and their UUID to resolve them with. */
-export type CustomerFeed = {
-  /** `NodesService.named`'s array: the same for every customer until the node list reloads. */
-  nodes: readonly NamedNode[];
-  uuid: string;
-  usage: FeedUsage;
-  title: string;
-};
-
-/** A rendered feed: the body and its content type. Headers common to every format are added by the route. */
+/** A rendered feed: the body and its content type. Headers common to every format are added by the service. */
 export type RenderedFeed = { body: string; contentType: string };
-
-/**
- * How a body is made of its parts (a format's one part per node, or a whole render as one part): joined by the
- * separator, the whole then encoded if the format says so (share links: standard base64 of the UTF-8 text). Data
- * rather than a function, so that the feed's templates can make the same body from bytes.
- */
-export type PartsJoin = { separator: string; encoding?: 'base64' | undefined; contentType: string };
-
-export function joinParts({ separator, encoding, contentType }: PartsJoin, parts: readonly string[]): RenderedFeed {
-  const text = parts.join(separator);
-  return { body: encoding ? Buffer.from(text, 'utf8').toString(encoding) : text, contentType };
-}

@@ -1,67 +1,74 @@
 import type { RequestLanguage } from '@mutenet/contract';
-import type { FastifyBaseLogger } from 'fastify';
-import { CountedLimit, type Limit } from '../../lib/counted-limit.js';
-import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
-import type { Store } from '../../plugins/app/store.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import { type NodesService, resolveProxy } from '../nodes/nodes.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
-import type { CustomerFeed, FeedFormat, FeedInput, FeedRenderContext } from './feed-format.js';
-import { FeedTemplates, feedInput, type TemplatedFeed } from './feed-templates.js';
+import type { FeedInput } from './feed-format.js';
+import { renderFeedPage } from './html-page.js';
+import { FEED_FORMATS, feedFilename, feedHeaders } from './registry.js';
+import { chooseFormat, isBrowserRequest, parseSingBoxVersion } from './user-agent.js';
 
-/** Clients refresh every few hours; a scraper walking tokens from one address or hammering one link is stopped. */
-export const FEED_IP_LIMIT: Limit = { max: 60, timeWindow: 60_000 };
-export const FEED_TOKEN_LIMIT: Limit = { max: 30, timeWindow: 60_000 };
+/** How often clients should refresh the feed, in hours. */
+export const UPDATE_INTERVAL_HOURS = 12;
 
-/** The feed of a customer whose packages have expired or whose allowance is used up. */
-const NO_NODES: CustomerFeed['nodes'] = [];
+/** What the feed is told of a fetch of a subscription link. */
+export type FeedRequest = {
+  token: string;
+  /** `?flag=`, which names a format and wins over the User-Agent. */
+  flag?: string | undefined;
+  userAgent?: string | undefined;
+  accept?: string | undefined;
+  language: RequestLanguage;
+  /** The path and query the link was fetched at, shown back to a browser as the link to copy. */
+  url: string;
+};
+
+/** What the link answers: sent as it is. */
+export type FeedAnswer = { status: 200 | 404; headers: Record<string, string>; body: string };
+
+/** An unknown or reset token says nothing about why. */
+const NOT_FOUND: FeedAnswer = {
+  status: 404,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: 'Not found',
+};
 
 /**
- * Resolves a subscription token into the customer's feed: the nodes the customer may use now (none once the packages
- * have expired or the allowance is used up) and the usage for the headers; and renders it.
+ * Answers a subscription link: the customer's nodes (none once the packages have expired or the allowance is used up)
+ * in the format their client app reads, with the usage headers clients show; a page explaining the link to a browser.
  */
 export class FeedService {
-  readonly #templates = new FeedTemplates();
-  readonly #byAddress: CountedLimit;
-  readonly #byLink: CountedLimit;
-
   constructor(
     private readonly subscriptions: SubscriptionService,
     private readonly nodes: NodesService,
-    private readonly deps: { store: Store; log: FastifyBaseLogger; title: string },
-  ) {
-    this.#byAddress = new CountedLimit(deps.store, deps.log, 'feed-ip', FEED_IP_LIMIT);
-    this.#byLink = new CountedLimit(deps.store, deps.log, 'feed-hits', FEED_TOKEN_LIMIT);
-  }
+    private readonly deps: { title: string; publicUrl: string },
+  ) {}
 
-  /**
-   * Counts a fetch against its address's limit and then its link's: the seconds to wait when it is over one, else
-   * undefined. A fetch refused for its address does not count against the link. At once from the embedded store, as
-   * `find` is for a customer kept in memory: a fetch of a link fetched before then makes no promise at all.
-   */
-  admit(ip: string, token: string): MaybePromise<number | undefined> {
-    return thenMaybe(this.#byAddress.count(ip), (wait) => wait ?? this.#byLink.count(token));
-  }
-
-  /** The feed of a token, or undefined for an unknown, reset or banned one. */
-  find(token: string, language: RequestLanguage): MaybePromise<CustomerFeed | undefined> {
-    return thenMaybe(this.subscriptions.subscriber(token), (subscriber) => {
-      if (!subscriber) return undefined;
-      const feedOf = (nodes: CustomerFeed['nodes']): CustomerFeed => ({
-        nodes,
-        uuid: subscriber.uuid,
-        usage: subscriber.usage,
-        title: this.deps.title,
-      });
-      return subscriber.usable ? thenMaybe(this.nodes.named(language), feedOf) : feedOf(NO_NODES);
+  async answer(request: FeedRequest): Promise<FeedAnswer> {
+    const input = await this.#input(request.token, request.language);
+    if (!input) return NOT_FOUND;
+    if (isBrowserRequest(request)) {
+      const link = `${this.deps.publicUrl}${request.url}`;
+      const page = renderFeedPage(input, { language: request.language, link });
+      return {
+        status: 200,
+        headers: { 'cache-control': 'no-store', 'content-type': page.contentType },
+        body: page.body,
+      };
+    }
+    const format = chooseFormat(request.flag, request.userAgent);
+    const { body, contentType } = FEED_FORMATS[format].render(input, {
+      singBoxVersion: parseSingBoxVersion(request.userAgent),
     });
+    const filename = feedFilename(input.title, format);
+    const headers = feedHeaders(input, { filename, updateIntervalHours: UPDATE_INTERVAL_HOURS });
+    return { status: 200, headers: { ...headers, 'cache-control': 'no-store', 'content-type': contentType }, body };
   }
 
-  render(feed: CustomerFeed, format: FeedFormat, context: FeedRenderContext): TemplatedFeed {
-    return this.#templates.render(feed, format, context);
-  }
-
-  /** The feed with every node resolved, as the browser page takes it. */
-  input(feed: CustomerFeed): FeedInput {
-    return feedInput(feed);
+  /** The feed of a token with every node resolved for its customer, or undefined for an unknown, reset or banned one. */
+  async #input(token: string, language: RequestLanguage): Promise<FeedInput | undefined> {
+    const subscriber = await this.subscriptions.subscriber(token);
+    if (!subscriber) return undefined;
+    const nodes = subscriber.usable ? await this.nodes.named(language) : [];
+    const proxies = nodes.map((node) => resolveProxy(node, subscriber.uuid));
+    return { proxies, usage: subscriber.usage, title: this.deps.title };
   }
 }

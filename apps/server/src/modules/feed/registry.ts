@@ -1,32 +1,18 @@
 /** Each format's renderer and file extension, and the headers every format carries. */
-import type { ResolvedProxy } from '../nodes/proxy.model.js';
-import type { FeedFormat, FeedInput, FeedRenderContext, PartsJoin, RenderedFeed } from './feed-format.js';
+import type { FeedFormat, FeedInput, FeedRenderContext, RenderedFeed } from './feed-format.js';
 import { renderClash } from './formats/clash.js';
-import { renderShareLinks, SHARE_LINKS_JOIN, shareLink } from './formats/share-links.js';
-import { renderSingBox, singBoxFeatures } from './formats/sing-box.js';
+import { renderShareLinks } from './formats/share-links.js';
+import { renderSingBox } from './formats/sing-box.js';
 
 export type FeedRenderer = {
   render(input: FeedInput, context: FeedRenderContext): RenderedFeed;
-  /** What of the context the body depends on: two contexts of one variant give the same body. */
-  variant(context: FeedRenderContext): string;
-  /** When the body is one part per node, each made from that node alone: the part, and how the parts are joined. */
-  perNode?: { part(proxy: ResolvedProxy): string; join: PartsJoin };
   fileExtension: string;
 };
 
 export const FEED_FORMATS: Record<FeedFormat, FeedRenderer> = {
-  'share-links': {
-    render: (input) => renderShareLinks(input),
-    variant: () => '',
-    perNode: { part: shareLink, join: SHARE_LINKS_JOIN },
-    fileExtension: 'txt',
-  },
-  clash: { render: (input) => renderClash(input), variant: () => '', fileExtension: 'yaml' },
-  'sing-box': {
-    render: (input, context) => renderSingBox(input, context.singBoxVersion),
-    variant: (context) => JSON.stringify(singBoxFeatures(context.singBoxVersion)),
-    fileExtension: 'json',
-  },
+  'share-links': { render: (input) => renderShareLinks(input), fileExtension: 'txt' },
+  clash: { render: (input) => renderClash(input), fileExtension: 'yaml' },
+  'sing-box': { render: (input, context) => renderSingBox(input, context.singBoxVersion), fileExtension: 'json' },
 };
 
 /** A download's file name: the title, without what a file name or a header cannot hold, and the format's extension. */
@@ -51,39 +37,13 @@ export function feedHeaders(
   options: { filename: string; updateIntervalHours: number },
 ): Record<string, string> {
   const { upload, download, total, expire } = input.usage;
-  const titled = headersOfTitle(input.title, options.filename, options.updateIntervalHours);
-  // One literal, of one shape on every fetch, which the answer adds its own headers to: built by spreads, the headers
-  // made the answer's writer, which reads them by name, miss V8's inline caches on every fetch.
+  const filename = headerSafe(options.filename) || 'subscription';
   return {
     'subscription-userinfo': `upload=${whole(upload)}; download=${whole(download)}; total=${whole(total)}; expire=${whole(expire)}`,
-    'profile-update-interval': titled['profile-update-interval'],
-    'content-disposition': titled['content-disposition'],
-    'profile-title': titled['profile-title'],
+    'profile-update-interval': String(Math.max(1, Math.round(finite(options.updateIntervalHours)))),
+    'content-disposition': `attachment; filename="${asciiFallback(filename)}"; filename*=UTF-8''${rfc8187(filename)}`,
+    'profile-title': `base64:${Buffer.from(headerSafe(input.title), 'utf8').toString('base64')}`,
   };
-}
-
-/** The headers that follow from the title, file name and interval alone. */
-type TitleHeaders = Readonly<Record<'profile-update-interval' | 'content-disposition' | 'profile-title', string>>;
-/** Those headers, by title, file name and interval. */
-const titleHeaders = new Map<string, TitleHeaders>();
-/** One title a service, a file name a format: a change of title brings a few more. */
-const TITLE_HEADERS_KEPT = 64;
-
-/** The headers of a title, file name and interval: worked out once for each, not on every fetch. */
-function headersOfTitle(title: string, filename: string, updateIntervalHours: number): TitleHeaders {
-  const key = `${updateIntervalHours}\n${filename}\n${title}`;
-  let headers = titleHeaders.get(key);
-  if (!headers) {
-    const safeName = headerSafe(filename) || 'subscription';
-    headers = {
-      'profile-update-interval': String(Math.max(1, Math.round(finite(updateIntervalHours)))),
-      'content-disposition': `attachment; filename="${asciiFallback(safeName)}"; filename*=UTF-8''${rfc8187(safeName)}`,
-      'profile-title': `base64:${Buffer.from(headerSafe(title), 'utf8').toString('base64')}`,
-    };
-    if (titleHeaders.size >= TITLE_HEADERS_KEPT) titleHeaders.clear();
-    titleHeaders.set(key, headers);
-  }
-  return headers;
 }
 
 function finite(value: number): number {

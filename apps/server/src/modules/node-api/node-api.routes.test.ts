@@ -6,6 +6,7 @@ import { login } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
+import { rawRequest } from '../../test/raw-request.js';
 import { addNodes, agent, type Customer, customerWithPackage } from '../../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -61,6 +62,44 @@ describe.each(DATABASES)('node API on %s', (database) => {
       headers: { 'x-api-key': first!.token },
     });
     expect(byHeader.status).toBe(200);
+  });
+
+  it('refuses a token sent under any name but token= or X-API-Key, and never writes it to the log', async () => {
+    const node = nodes[2]!;
+    const { token } = node;
+    const known = `node_id=${node.id}&node_type=${node.protocol}`;
+    const queries = [
+      `${known}&%74oken=${token}`,
+      `${known}&%2574oken=${token}`,
+      `${known}&token[]=${token}`,
+      `${known}&token%5B%5D=${token}`,
+      `${known}&TOKEN=${token}`,
+      `${known}&;token=${token}`,
+      `${known};token=${token}`,
+      `;token=${token}&${known}`,
+      // Beside the right token, a second one under another name is refused all the same.
+      `${known}&token=${token}&%74oken=${token}`,
+    ];
+    for (const query of queries) {
+      for (const path of ['config', 'user', 'alivelist']) {
+        const answer = await rawRequest(app.url, { method: 'GET', path: `/api/v1/server/UniProxy/${path}?${query}` });
+        expect(answer.status, `${path}?${query}`).toBe(403);
+      }
+      const push = await rawRequest(app.url, {
+        method: 'POST',
+        path: `/api/v1/server/UniProxy/push?${query}`,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(push.status, `push?${query}`).toBe(403);
+    }
+    const plain = await rawRequest(app.url, {
+      method: 'GET',
+      path: `/api/v1/server/UniProxy/config?${known}&token=${token}`,
+    });
+    expect(plain.status).toBe(200);
+    await vi.waitFor(() => expect(app.logs.join('')).toContain('%74oken=[redacted]'));
+    expect(app.logs.join('')).not.toContain(token);
   });
 
   it("serves each node its configuration in V2bX's shapes, with an ETag and 304", async () => {

@@ -22,19 +22,10 @@ function networkSettings(node: NodeView): Record<string, unknown> {
   }
 }
 
-/**
- * The configuration's JSON, as the bytes sent, and its quoted-hash ETag, worked out once per loaded node (the node
- * list is reloaded as a whole, in new objects, when it may have changed): agents ask for it every minute or so.
- */
-const answers = new WeakMap<NodeView, { body: Buffer; etag: string }>();
+/** The configuration's JSON, as the bytes sent, and its quoted-hash ETag. */
 export function uniProxyConfigAnswer(node: NodeView): { body: Buffer; etag: string } {
-  let answer = answers.get(node);
-  if (!answer) {
-    const body = Buffer.from(JSON.stringify(uniProxyConfig(node)));
-    answer = { body, etag: etagOf(body) };
-    answers.set(node, answer);
-  }
-  return answer;
+  const body = Buffer.from(JSON.stringify(uniProxyConfig(node)));
+  return { body, etag: etagOf(body) };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
 import { etagOf } from './etag.js';
 
@@ -38,25 +37,18 @@ export class UserListCache {
     private readonly now: () => number,
   ) {}
 
-  /** The list, at once when the kept one is current and the store answers from memory. */
-  current(): MaybePromise<UserList> {
-    return thenMaybe(this.#version(), (version) => this.#listFor(version));
-  }
-
   /**
-   * A store that is away leaves the version unknown: the list kept is served until its time is up, then built
-   * again from the database, so that agents keep pulling a list at most a minute old rather than a 503.
+   * The list, as kept while the users' version in the store is unchanged and its time is not up. A store that is
+   * away leaves the version unknown: the list kept is served until its time is up, then built again from the
+   * database, so that agents keep pulling a list at most a minute old rather than a 503.
    */
-  #version(): MaybePromise<Entry['version']> {
+  async current(): Promise<UserList> {
+    let version: Entry['version'];
     try {
-      const version = this.subscriptions.usersVersion();
-      return version instanceof Promise ? version.catch(() => UNKNOWN) : version;
+      version = await this.subscriptions.usersVersion();
     } catch {
-      return UNKNOWN;
+      version = UNKNOWN;
     }
-  }
-
-  #listFor(version: Entry['version']): MaybePromise<UserList> {
     const entry = this.#entry;
     const now = this.now();
     if (entry && (version === UNKNOWN || entry.version === version) && now < entry.validUntil) {

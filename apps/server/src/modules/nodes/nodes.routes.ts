@@ -2,7 +2,6 @@ import { getNodes } from '@mutenet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope.js';
-import { sendKeptAnswer } from '../../lib/kept-answer.js';
 import { routeOf } from '../../lib/route.js';
 
 export default async function nodesRoutes(fastify: FastifyInstance) {
@@ -10,9 +9,6 @@ export default async function nodesRoutes(fastify: FastifyInstance) {
   app.addHook('onRequest', fastify.authenticate);
   app.route({
     ...routeOf(getNodes),
-    handler: async (request, reply) => {
-      const nodes = await fastify.nodes.customerList(request.language);
-      return sendKeptAnswer(reply, nodes, request.language, () => ok(request, nodes));
-    },
+    handler: async (request) => ok(request, await fastify.nodes.customerList(request.language)),
   });
 }

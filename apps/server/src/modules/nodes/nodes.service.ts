@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Node, RequestLanguage } from '@mutenet/contract';
 import type { Executor } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
-import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
-import { equalInConstantTime, hashToken, matchesHash, newToken } from '../../lib/secrets.js';
+import { hashToken, matchesHash, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
 import { type NewNode, type NodeRow, NodesRepository } from './nodes.repository.js';
@@ -46,55 +45,17 @@ export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
   settings: NodeSettings;
 };
 
-/** The status page's entries, each as it reads online and offline, and the nodes' heartbeat keys. */
-type StatusList = {
-  keys: string[];
-  entries: Array<{ online: Node; offline: Node }>;
-  /** The list last answered, with which nodes were online in it ('1' or '0' each, in order). */
-  last?: { online: string; list: readonly Node[] };
-};
-
-/** What is worked out once per loaded node list and language, kept with the list (it goes when the list goes). */
-class PerListAndLanguage<T> {
-  #byList = new WeakMap<NodeView[], Map<RequestLanguage, T>>();
-
-  get(nodes: NodeView[], language: RequestLanguage, build: () => T): T {
-    let byLanguage = this.#byList.get(nodes);
-    if (!byLanguage) {
-      byLanguage = new Map();
-      this.#byList.set(nodes, byLanguage);
-    }
-    let value = byLanguage.get(language);
-    if (value === undefined) {
-      value = build();
-      byLanguage.set(language, value);
-    }
-    return value;
-  }
-}
+/** A node of the table as this instance keeps it, with the hash of its token. */
+type KnownNode = { node: NodeView; tokenHash: string };
 
 /** A visible node and its name in the request's language, unique within the list. */
 export type NamedNode = { node: NodeView; name: string };
 
 export class NodesService {
-  /** The rows last read, as read, and their views. */
-  #loaded: { source: string; views: NodeView[] } | undefined;
-  /** When the table was last read; undefined once an operator change here makes the next call read it again. */
-  #readAt: number | undefined;
-  /** The loaded nodes by id: an agent's every call looks its node up. */
-  #byId = new Map<number, NodeView>();
-  #tokenHashes = new Map<number, string>();
-  /**
-   * The token last matched to each node's hash, while the hash is the same: an agent calls several times a minute
-   * with the same token, and hashing it each time was 8 % of a 304's CPU.
-   */
-  #matchedTokens = new Map<number, string>();
+  /** The node table as last read, and when; undefined once a change here makes the next call read it again. */
+  #loaded: { views: NodeView[]; byId: Map<number, KnownNode>; readAt: number } | undefined;
   /** When this instance last wrote each node's heartbeat to the store. */
   #heartbeats = new Map<number, number>();
-  /** The visible nodes' names, per loaded list and language. */
-  #namesByList = new PerListAndLanguage<NamedNode[]>();
-  /** The status page's list, per loaded list and language. */
-  #statusLists = new PerListAndLanguage<StatusList>();
   #loading: Promise<NodeView[]> | undefined;
 
   constructor(
@@ -105,34 +66,15 @@ export class NodesService {
 
   /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
-    return this.#current();
-  }
-
-  /** The nodes: at once while the copy in memory is fresh, else when reloaded. */
-  #current(): MaybePromise<NodeView[]> {
-    return this.#fresh() ?? this.#reload();
-  }
-
-  /** The nodes, when the copy in memory is still fresh. */
-  #fresh(): NodeView[] | undefined {
-    const readAt = this.#readAt;
-    return readAt !== undefined && this.now() - readAt <= NODE_CACHE_MS ? this.#loaded?.views : undefined;
-  }
-
-  #reload(): Promise<NodeView[]> {
+    const loaded = this.#loaded;
+    if (loaded && this.now() - loaded.readAt <= NODE_CACHE_MS) return loaded.views;
     this.#loading ??= this.repository
       .list()
       .then((rows) => {
-        // An unchanged table keeps its views, and so what is kept with them (names, feed templates, config answers).
-        const source = JSON.stringify(rows);
-        if (source !== this.#loaded?.source) {
-          this.#loaded = { source, views: rows.map(toView) };
-          this.#byId = new Map(this.#loaded.views.map((view) => [view.id, view]));
-          this.#tokenHashes = new Map(rows.map((row) => [row.id, row.token_hash]));
-          this.#matchedTokens = new Map();
-        }
-        this.#readAt = this.now();
-        return this.#loaded.views;
+        const known = rows.map(toKnown);
+        const views = known.map(({ node }) => node);
+        this.#loaded = { views, byId: new Map(known.map((entry) => [entry.node.id, entry])), readAt: this.now() };
+        return views;
       })
       .finally(() => {
         this.#loading = undefined;
@@ -141,23 +83,20 @@ export class NodesService {
   }
 
   /** The node whose id and own token these are (and whose type, when the agent names one), else undefined. */
-  authenticate(nodeId: number, token: string, nodeType?: string): MaybePromise<NodeView | undefined> {
-    // At once while the copy is fresh: every call of every node's agent comes here.
-    if (this.#fresh()) return this.#authenticated(nodeId, token, nodeType);
-    return this.#reload().then(() => this.#authenticated(nodeId, token, nodeType));
-  }
-
-  #authenticated(nodeId: number, token: string, nodeType: string | undefined): NodeView | undefined {
-    const node = this.#byId.get(nodeId);
-    const expected = this.#tokenHashes.get(nodeId);
-    if (!node || !expected) return undefined;
-    const matched = this.#matchedTokens.get(nodeId);
-    if (!(matched !== undefined && equalInConstantTime(token, matched))) {
-      if (!matchesHash(token, expected)) return undefined;
-      this.#matchedTokens.set(nodeId, token);
+  async authenticate(nodeId: number, token: string, nodeType?: string): Promise<NodeView | undefined> {
+    await this.all();
+    let known = this.#loaded?.byId.get(nodeId);
+    if (!known || !matchesHash(token, known.tokenHash)) {
+      // The copy may be older than the node or its token: the command line or another instance adds a node or
+      // rotates a token in the table alone, and the agent configured with it calls at once. The row decides (a call
+      // refused costs one read by the table's key).
+      const row = await this.repository.find(nodeId);
+      if (!row || !matchesHash(token, row.token_hash)) return undefined;
+      known = toKnown(row);
+      this.#loaded = undefined;
     }
-    if (nodeType && agentNodeType(nodeType) !== node.protocol) return undefined;
-    return node;
+    if (nodeType && agentNodeType(nodeType) !== known.node.protocol) return undefined;
+    return known.node;
   }
 
   /** Whether each node's agent called the node API within the online window, as the store's heartbeats say. */
@@ -166,13 +105,12 @@ export class NodesService {
     return alive.map((value) => value !== null);
   }
 
-  /** Renews the node's heartbeat in the store; undefined, with nothing to wait for, when renewed within a minute. */
-  heartbeat(nodeId: number): Promise<void> | undefined {
+  /** Renews the node's heartbeat in the store, unless this instance renewed it within the last minute. */
+  async heartbeat(nodeId: number): Promise<void> {
     const now = this.now();
-    if (now - (this.#heartbeats.get(nodeId) ?? -Infinity) < HEARTBEAT_RENEW_MS) return undefined;
-    return this.store.set(aliveKey(nodeId), String(now), NODE_ONLINE_WINDOW_MS).then(() => {
-      this.#heartbeats.set(nodeId, now);
-    });
+    if (now - (this.#heartbeats.get(nodeId) ?? -Infinity) < HEARTBEAT_RENEW_MS) return;
+    await this.store.set(aliveKey(nodeId), String(now), NODE_ONLINE_WINDOW_MS);
+    this.#heartbeats.set(nodeId, now);
   }
 
   /** How many visible nodes are online, as the store's heartbeats say. */
@@ -181,60 +119,32 @@ export class NodesService {
     return (await this.isOnline(nodes.map((node) => node.id))).filter(Boolean).length;
   }
 
-  /**
-   * The node list of the customer's status page: the same array as last time while the same nodes are online, so
-   * that its answer can be kept with it (`sendKeptAnswer`).
-   */
-  async customerList(language: RequestLanguage): Promise<readonly Node[]> {
-    const statusList = this.#statusList(await this.all(), language);
-    const alive = await this.store.getMany(statusList.keys);
-    const online = alive.map((value) => (value ? '1' : '0')).join('');
-    if (statusList.last?.online !== online) {
-      const list = statusList.entries.map((entry, index) => (alive[index] ? entry.online : entry.offline));
-      statusList.last = { online, list };
-    }
-    return statusList.last.list;
-  }
-
-  /** The status page's list and the nodes' heartbeat keys: once per loaded list and language. */
-  #statusList(nodes: NodeView[], language: RequestLanguage): StatusList {
-    return this.#statusLists.get(nodes, language, () => {
-      const visible = nodes.filter((node) => node.visible);
-      return {
-        keys: visible.map((node) => aliveKey(node.id)),
-        entries: visible.map((node) => {
-          const entry = { name: pickLanguage(node.names, language), label: node.labels, mag: node.rate };
-          return { online: { ...entry, status: 'online' }, offline: { ...entry, status: 'offline' } };
-        }),
-      };
-    });
+  /** The node list of the customer's status page, each visible node online or offline by its heartbeat. */
+  async customerList(language: RequestLanguage): Promise<Node[]> {
+    const visible = (await this.all()).filter((node) => node.visible);
+    const online = await this.isOnline(visible.map((node) => node.id));
+    return visible.map((node, index) => ({
+      name: pickLanguage(node.names, language),
+      label: node.labels,
+      mag: node.rate,
+      status: online[index] ? 'online' : 'offline',
+    }));
   }
 
   /**
-   * The visible nodes named uniquely in the request's language, for `resolveProxy` to put a customer's credential in:
-   * the same array until the node list reloads, so that what is worked out from it (the feed's templates) can be kept
-   * with it.
+   * The visible nodes with their names in the request's language, numbered where two share one, for `resolveProxy`
+   * to put a customer's credential in.
    */
-  named(language: RequestLanguage): MaybePromise<readonly NamedNode[]> {
-    return thenMaybe(this.#current(), (nodes) => this.#named(nodes, language));
-  }
-
-  /**
-   * The visible nodes with their names in a language, numbered where two share one: worked out once per loaded node
-   * list and language, not on every feed request.
-   */
-  #named(nodes: NodeView[], language: RequestLanguage): NamedNode[] {
-    return this.#namesByList.get(nodes, language, () => {
-      const seen = new Map<string, number>();
-      return nodes
-        .filter((node) => node.visible)
-        .map((node) => {
-          const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
-          const count = (seen.get(base) ?? 0) + 1;
-          seen.set(base, count);
-          return { node, name: count === 1 ? base : `${base} (${count})` };
-        });
-    });
+  async named(language: RequestLanguage): Promise<NamedNode[]> {
+    const seen = new Map<string, number>();
+    return (await this.all())
+      .filter((node) => node.visible)
+      .map((node) => {
+        const base = pickLanguage(node.names, language) || `${node.host}:${node.port}`;
+        const count = (seen.get(base) ?? 0) + 1;
+        seen.set(base, count);
+        return { node, name: count === 1 ? base : `${base} (${count})` };
+      });
   }
 
   /** The online IPs a node reports per user id; counted across nodes by `onlineCounts`. */
@@ -265,7 +175,7 @@ export class NodesService {
     const token = newToken();
     const settings = withServerKey(input.settings);
     const id = await this.repository.insert({ ...toRow(input, settings), token_hash: hashToken(token) }, this.now());
-    this.#readAt = undefined;
+    this.#loaded = undefined;
     return { id, token };
   }
 
@@ -280,20 +190,21 @@ export class NodesService {
     const merged = { ...toInput(toView(current)), ...input };
     const settings = withServerKey({ ...toView(current).settings, ...input.settings });
     const changed = await this.repository.update(id, toRow(merged, settings), this.now());
-    this.#readAt = undefined;
+    this.#loaded = undefined;
     return changed;
   }
 
   async remove(id: number): Promise<boolean> {
-    this.#readAt = undefined;
-    return this.repository.remove(id);
+    const removed = await this.repository.remove(id);
+    this.#loaded = undefined;
+    return removed;
   }
 
   /** A new token for the node; the old one stops working. */
   async rotateToken(id: number): Promise<string | undefined> {
     const token = newToken();
     const changed = await this.repository.update(id, { token_hash: hashToken(token) }, this.now());
-    this.#readAt = undefined;
+    this.#loaded = undefined;
     return changed ? token : undefined;
   }
 }
@@ -307,6 +218,10 @@ function agentNodeType(nodeType: string): string {
 function toView(row: NodeRow): NodeView {
   const { token_hash: _hash, settings, protocol, ...rest } = row;
   return { ...rest, protocol: protocol as Protocol, settings: NodeSettingsSchema.parse(JSON.parse(settings)) };
+}
+
+function toKnown(row: NodeRow): KnownNode {
+  return { node: toView(row), tokenHash: row.token_hash };
 }
 
 function toInput(view: NodeView): NodeInput {
@@ -355,15 +270,9 @@ export function passwordOn(node: Pick<NodeView, 'settings'>, uuid: string): stri
   return `${node.settings.serverKey}:${userKey(uuid, length)}`;
 }
 
-/** The last user key worked out: a feed asks for its customer's once per Shadowsocks 2022 node. */
-let lastUserKey = { uuid: '', length: 0, key: '' };
-
 /** Shadowsocks 2022 user key as V2bX derives it: the first key-length characters of the UUID, base64. */
 export function userKey(uuid: string, length: number): string {
-  if (uuid !== lastUserKey.uuid || length !== lastUserKey.length) {
-    lastUserKey = { uuid, length, key: Buffer.from(uuid.slice(0, length)).toString('base64') };
-  }
-  return lastUserKey.key;
+  return Buffer.from(uuid.slice(0, length)).toString('base64');
 }
 
 /** A node with the customer's credential in it, as the feed renders it. */

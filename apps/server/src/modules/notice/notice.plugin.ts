@@ -10,7 +10,7 @@ declare module 'fastify' {
 
 export default fp<{ now?: () => number }>(
   async (fastify, { now = Date.now }) => {
-    fastify.decorate('notice', createNoticeService(fastify.db, now, fastify.dbChanges));
+    fastify.decorate('notice', createNoticeService(fastify.db, now));
     await fastify.register(noticeRoutes);
   },
   { name: 'notice', dependencies: ['db', 'auth'] },

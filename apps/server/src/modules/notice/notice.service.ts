@@ -1,5 +1,4 @@
 import type { RequestLanguage } from '@mutenet/contract';
-import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Executor } from '../../db/transaction.js';
 import { sanitizeOperatorHtml } from '../../lib/html.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
@@ -13,12 +12,12 @@ export class NoticeService {
   ) {}
 
   async content(language: RequestLanguage): Promise<string> {
-    const stored = await this.repository.get(this.now());
+    const stored = await this.repository.get();
     return stored ? sanitizeOperatorHtml(pickLanguage(stored, language)) : '';
   }
 
   async all(): Promise<Localized | undefined> {
-    const stored = await this.repository.get(this.now());
+    const stored = await this.repository.get();
     return stored ? (JSON.parse(stored) as Localized) : undefined;
   }
 
@@ -32,6 +31,6 @@ export class NoticeService {
   }
 }
 
-export function createNoticeService(db: Executor, now: () => number, changes?: ChangeFeed): NoticeService {
-  return new NoticeService(new NoticeRepository(db, changes), now);
+export function createNoticeService(db: Executor, now: () => number): NoticeService {
+  return new NoticeService(new NoticeRepository(db), now);
 }

@@ -15,14 +15,19 @@ export type OrdersOptions = { now?: () => number; timeoutMs: number };
 
 export default fp<OrdersOptions>(
   async (fastify, { now = Date.now, timeoutMs }) => {
-    const service = createOrdersService(
-      fastify.db,
-      { catalog: fastify.catalog, subscriptions: fastify.subscriptions, now, timeoutMs },
-      fastify.dbChanges,
-    );
+    const service = createOrdersService(fastify.db, {
+      catalog: fastify.catalog,
+      subscriptions: fastify.subscriptions,
+      now,
+      timeoutMs,
+    });
     fastify.decorate('orders', service);
-    fastify.metrics.gauge('mutenet_orders', 'Orders by stored status.', async () =>
-      Object.entries(await service.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    fastify.metrics.gauge(
+      'mutenet_orders',
+      'Orders by stored status.',
+      async () =>
+        Object.entries(await service.countByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+      ['status'],
     );
     fastify.jobs.every('order-timeout', ORDER_TIMEOUT_JOB_MS, () => service.timeOutDue());
     await fastify.register(ordersRoutes);

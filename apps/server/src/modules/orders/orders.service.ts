@@ -6,7 +6,6 @@ import {
   type OrderStatus,
   type RequestLanguage,
 } from '@mutenet/contract';
-import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickLanguage } from '../../lib/localized.js';
@@ -56,9 +55,8 @@ export function newOrderNo(now: number): string {
 export function createOrdersService(
   db: Executor,
   deps: Pick<OrdersDeps, 'catalog' | 'subscriptions' | 'now' | 'timeoutMs'>,
-  changes?: ChangeFeed,
 ): OrdersService {
-  return new OrdersService({ db, repository: new OrdersRepository(db, changes), ...deps });
+  return new OrdersService({ db, repository: new OrdersRepository(db), ...deps });
 }
 
 export class OrdersService {

@@ -4,6 +4,7 @@ import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
+import { paymentState } from '../../test/payments.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox } from './gateways/sandbox.gateway.js';
 
@@ -38,14 +39,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
     });
   }
 
-  const state = async (orderId: number) => ({
-    status: (await app.app.db.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow())
-      .status,
-    packages: (await app.app.db.selectFrom('user_packages').select('id').where('order_id', '=', orderId).execute())
-      .length,
-    events: (await app.app.db.selectFrom('payment_events').select('id').where('order_id', '=', orderId).execute())
-      .length,
-  });
+  const state = (orderId: number) => paymentState(app, orderId);
 
   beforeAll(async () => {
     app = await startTestApp({ database, env: { PAYMENT_SANDBOX_SECRET: SECRET } });
@@ -78,7 +72,9 @@ describe.each(DATABASES)('payments on %s', (database) => {
       expect(foreign.status).toBe(403);
       const none = await api.post(`/payment/sandbox/${no}/approve`, { headers: { cookie } });
       expect(none.status).toBe(403);
-      const own = await api.post(`/payment/sandbox/${no}/approve`, { headers: { cookie, origin: app.url } });
+      const own = await api.post(`/payment/sandbox/${no}/approve`, {
+        headers: { cookie, origin: new URL(app.config.publicUrl).origin },
+      });
       expect(own.body).toMatchObject({ code: 0, data: { status: 'success' } });
     });
 

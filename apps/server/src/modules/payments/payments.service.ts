@@ -81,6 +81,10 @@ export class PaymentsService {
   /**
    * Records the event and moves the order in one transaction. A replayed event changes nothing; one the lifecycle
    * refuses (e.g. a decline after success) is recorded and changes nothing; a wrong amount is refused outright.
+   *
+   * When the database's answer to the commit is lost, the event may or may not be recorded: that answers 503
+   * (`CommitOutcomeUnknownError`), and the gateway sends the event again. Its id then finds it recorded if the first
+   * commit landed (a replay, answered as done), or applies it now: once either way.
    */
   async apply(gatewayId: string, notification: PaymentNotification): Promise<Applied> {
     const applied = await inTransaction(this.deps.db, async (tx): Promise<Applied> => {
@@ -108,7 +112,8 @@ export class PaymentsService {
       const status = changed ? this.deps.orders.statusOf(changed) : await current();
       return { status, duplicate: false, applied: changed !== undefined };
     });
-    if (applied.applied) await this.deps.orders.packagesChanged(notification.outcome);
+    // A replay too: its first delivery may have been committed and answered 503 before it could say so.
+    if (applied.applied || applied.duplicate) await this.deps.orders.packagesChanged(notification.outcome);
     return applied;
   }
 }

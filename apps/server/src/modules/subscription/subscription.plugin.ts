@@ -12,7 +12,7 @@ export default fp<{ now?: () => number; publicUrl: string }>(
   async (fastify, { now = Date.now, publicUrl }) => {
     fastify.decorate(
       'subscriptions',
-      createSubscriptionService({ db: fastify.db, store: fastify.store, publicUrl, now }, fastify.dbChanges),
+      createSubscriptionService({ db: fastify.db, store: fastify.store, publicUrl, now }),
     );
     await fastify.register(subscriptionRoutes);
   },

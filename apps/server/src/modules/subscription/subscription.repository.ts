@@ -1,11 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import { BatchedLookup } from '../../db/batched-lookup.js';
-import { type ChangeFeed, UNHEARD } from '../../db/change-feed.js';
 import { isPostgres } from '../../db/column-types.js';
-import { type CompiledOnce, compiledOnce } from '../../db/compiled-query.js';
-import { ReadCache, type Row } from '../../db/read-cache.js';
-import { type Executor, whenCommitted } from '../../db/transaction.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
+import type { Executor } from '../../db/transaction.js';
 
 export type UserPackageRow = {
   id: number;
@@ -65,206 +60,40 @@ const currentPeriod = (now: number) =>
 /** A live package with the names of the plan its order bought. */
 export type NamedPackageRow = UserPackageRow & { plan_names: string };
 
-/**
- * Customers whose live packages are kept in memory: at most this many, each for at most this long, and only queues of
- * at most so many packages, so that what is kept stays within a few megabytes.
- */
-const KEPT_CUSTOMERS = 10_000;
-const KEPT_PACKAGES_MS = 60_000;
-const KEPT_QUEUE_MAX = 10;
-
-/**
- * Subscription links whose customer is kept in memory, with the package running: at most this many (about 650 bytes
- * each, 30 MiB in all), each for at most this long. What is kept serves a link fetched again within moments (each
- * device of a household, an import right after the link's page was opened, a retry); a link's first fetch reads it.
- */
-const KEPT_SUBSCRIBERS = 50_000;
-const KEPT_SUBSCRIBER_MS = 60_000;
-/** The most links a query reads together on PostgreSQL (`BatchedLookup`): a power of two (`keySlots`). */
-const LINKS_READ_TOGETHER = 512;
-
-/**
- * How many links a query for `count` of them asks for: the next power of two, the last link repeated in the others.
- * Each size is a prepared statement of its own whose plan PostgreSQL keeps (a generic plan: with as many values in
- * every run, no run's plan could be cheaper). One statement for any number of links (`= any($1)`) was planned anew
- * on every run (its generic plan's cost counted ten links, more than a custom plan for the usual four), half its time
- * for a few links: without that planning, PostgreSQL's first fetches went from some 4,500 to 5,400 a second
- * (bench/RESULTS.md, twentieth round).
- */
-const keySlots = (count: number) => 2 ** Math.ceil(Math.log2(Math.max(count, 1)));
-
-/** A customer's packages' row, and their own row, as the change feed names them. */
-const PACKAGES_TABLE = 'user_packages';
-const packagesRow = (userId: number): Row => [PACKAGES_TABLE, userId];
-const userRow = (userId: number): Row => ['users', userId];
-
-/**
- * PostgreSQL, several links at once: each customer with the packages live at any time between the first and the last
- * lookup's, each lookup picking those of its own time (`#readSubscriber`). The packages are looked up by each
- * customer's id, in a subquery that OFFSET 0 keeps apart: joined freely, PostgreSQL read every live package when its
- * statistics were stale (a table just filled), 30 ms a query against 0.3.
- */
-function subscribersReadTogether(db: Executor): BatchedLookup<string, number, SubscriberPackageRow[]> {
-  const queryFor = (slots: number) =>
-    compiledOnce(db, slots + 2, (from: number, until: number, ...tokenHashes: string[]) =>
-      db
-        .selectFrom('users')
-        .leftJoinLateral(
-          (query) =>
-            query
-              .selectFrom('user_packages')
-              .select(['id as package_id', ...COUNTER_COLUMNS])
-              .whereRef('user_packages.user_id', '=', 'users.id')
-              .where('ended_at', 'is', null)
-              .where('starts_at', '<=', until)
-              .where('ends_at', '>', from)
-              .offset(sql.lit(0))
-              .as('live'),
-          (join) => join.onTrue(),
-        )
-        .select(['users.sub_token_hash', 'users.id', 'users.uuid', 'users.banned', 'live.package_id'])
-        .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
-        .where('users.sub_token_hash', 'in', tokenHashes),
-    );
-  const bySlots = new Map<number, ReturnType<typeof queryFor>>();
-  return new BatchedLookup(async (tokenHashes: string[], nows: number[]) => {
-    let from = Number.POSITIVE_INFINITY;
-    let until = Number.NEGATIVE_INFINITY;
-    for (const now of nows) {
-      from = Math.min(from, now);
-      until = Math.max(until, now);
-    }
-    const slots = keySlots(tokenHashes.length);
-    let query = bySlots.get(slots);
-    if (!query) {
-      query = queryFor(slots);
-      bySlots.set(slots, query);
-    }
-    const padded = [...tokenHashes];
-    while (padded.length < slots) padded.push(tokenHashes[tokenHashes.length - 1]!);
-    const byTokenHash = new Map<string, SubscriberPackageRow[]>();
-    for (const { sub_token_hash: tokenHash, ...row } of await query.all(from, until, ...padded)) {
-      const rows = byTokenHash.get(tokenHash!);
-      if (rows) rows.push(row);
-      else byTokenHash.set(tokenHash!, [row]);
-    }
-    return byTokenHash;
-  }, LINKS_READ_TOGETHER);
-}
-
-/**
- * What this instance keeps of the database, shared with the repository of each of its transactions; and on SQLite the
- * push's statement, compiled once for all of them.
- */
-type Kept = {
-  packages: ReadCache<NamedPackageRow[]>;
-  subscribers: ReadCache<SubscriberWithPackage | undefined>;
-  trafficCount?: SqliteTrafficCount;
-};
-
 export class SubscriptionRepository {
-  /** Read on every dashboard visit and feed fetch: compiled once, on first use. */
-  readonly #livePackages;
-  readonly #livePackagesNamed;
-  readonly #subscriberByTokenHash;
-  /** On PostgreSQL, the links looked up while one is read are read together, in one query; on SQLite each alone. */
-  readonly #subscribersTogether;
-  /**
-   * While the database reports every change of their rows: each customer's live packages as the dashboard reads them,
-   * until the first of them ends; and each subscription link's customer with the package running, until it ends. The
-   * rows only: what is used in the current period is worked out per request.
-   */
-  readonly #kept: Kept;
+  constructor(private readonly db: Executor) {}
 
-  constructor(
-    private readonly db: Executor,
-    changes: ChangeFeed = UNHEARD,
-    kept?: Kept,
-  ) {
-    this.#kept = kept ?? {
-      packages: new ReadCache(changes, {
-        tables: ['user_packages'],
-        maxEntries: KEPT_CUSTOMERS,
-        maxAgeMs: KEPT_PACKAGES_MS,
-      }),
-      subscribers: new ReadCache(changes, {
-        tables: ['users', 'user_packages'],
-        maxEntries: KEPT_SUBSCRIBERS,
-        maxAgeMs: KEPT_SUBSCRIBER_MS,
-      }),
-      ...(isPostgres(db) ? {} : { trafficCount: sqliteTrafficCount(db) }),
-    };
-    this.#livePackages = compiledOnce(db, 2, (userId: number, now: number) =>
-      db
-        .selectFrom('user_packages')
-        .select(COLUMNS)
-        .where('user_id', '=', userId)
-        .where('ended_at', 'is', null)
-        .where('ends_at', '>', now)
-        .orderBy('starts_at')
-        .orderBy('id'),
-    );
-    this.#livePackagesNamed = compiledOnce(db, 2, (userId: number, now: number) =>
-      db
-        .selectFrom('user_packages')
-        .innerJoin('orders', 'orders.id', 'user_packages.order_id')
-        .select(COLUMNS.map((column) => `user_packages.${column}` as const))
-        .select('orders.plan_names')
-        .where('user_packages.user_id', '=', userId)
-        .where('user_packages.ended_at', 'is', null)
-        .where('user_packages.ends_at', '>', now)
-        .orderBy('user_packages.starts_at')
-        .orderBy('user_packages.id'),
-    );
-    // One query per feed fetch: the customer, and each live package that has started (almost always one). The one
-    // running is the first of them (`runningPackageId`'s order), picked in `#readSubscriber`: SQLite took a third
-    // longer to sort them in the query and look the one up again by its id.
-    this.#subscriberByTokenHash = compiledOnce(db, 2, (tokenHash: string, now: number) =>
-      db
-        .selectFrom('users')
-        .leftJoin('user_packages as live', (join) =>
-          join
-            .onRef('live.user_id', '=', 'users.id')
-            .on('live.ended_at', 'is', null)
-            .on('live.starts_at', '<=', now)
-            .on('live.ends_at', '>', now),
-        )
-        .select(['users.id', 'users.uuid', 'users.banned', 'live.id as package_id'])
-        .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
-        .where('users.sub_token_hash', '=', tokenHash),
-    );
-    // Not in a transaction, which reads the database itself.
-    this.#subscribersTogether = !db.isTransaction && isPostgres(db) ? subscribersReadTogether(db) : undefined;
-  }
-
-  /** The same repository in the caller's transaction; it reads the database itself, never what is kept. */
+  /** The same repository in the caller's transaction. */
   with(tx: Executor): SubscriptionRepository {
-    return new SubscriptionRepository(tx, UNHEARD, this.#kept);
-  }
-
-  /** This instance's own writes drop what they change once committed, without waiting for the database's notice. */
-  #changed(userIds: readonly number[]): void {
-    whenCommitted(this.db, () => {
-      this.#kept.packages.forgetRows(PACKAGES_TABLE, userIds);
-      this.#kept.subscribers.forgetRows(PACKAGES_TABLE, userIds);
-    });
+    return new SubscriptionRepository(tx);
   }
 
   /** Packages not ended and not yet expired: the active one and the queued ones, in the order they run. */
   livePackages(userId: number, now: number): Promise<UserPackageRow[]> {
-    return this.#livePackages.all(userId, now) as Promise<UserPackageRow[]>;
+    return this.db
+      .selectFrom('user_packages')
+      .select(COLUMNS)
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .where('ends_at', '>', now)
+      .orderBy('starts_at')
+      .orderBy('id')
+      .execute();
   }
 
   /** Live packages with the names of the plans their orders bought. */
-  livePackagesNamed(userId: number, now: number): MaybePromise<NamedPackageRow[]> {
-    const read = () => this.#livePackagesNamed.all(userId, now) as Promise<NamedPackageRow[]>;
-    if (this.db.isTransaction) return read();
-    // Kept until the first live package ends: it leaves the list then.
-    return this.#kept.packages.read(String(userId), now, read, (packages) =>
-      packages.length <= KEPT_QUEUE_MAX
-        ? { rows: [packagesRow(userId)], until: Math.min(...packages.map((pkg) => pkg.ends_at)) }
-        : undefined,
-    );
+  livePackagesNamed(userId: number, now: number): Promise<NamedPackageRow[]> {
+    return this.db
+      .selectFrom('user_packages')
+      .innerJoin('orders', 'orders.id', 'user_packages.order_id')
+      .select(COLUMNS.map((column) => `user_packages.${column}` as const))
+      .select('orders.plan_names')
+      .where('user_packages.user_id', '=', userId)
+      .where('user_packages.ended_at', 'is', null)
+      .where('user_packages.ends_at', '>', now)
+      .orderBy('user_packages.starts_at')
+      .orderBy('user_packages.id')
+      .execute();
   }
 
   /**
@@ -314,49 +143,28 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Adds each user's bytes to their running package in one statement whose text never changes (the pushed rows
-   * travel as arrays on PostgreSQL and as JSON on SQLite, so neither planning nor parameter limits grow with a
-   * push), starting a new period's counters where a durational package has entered one. Returns the users whose
-   * running package's allowance is now used up.
+   * Adds each user's bytes to their running package in one statement (the pushed rows travel as arrays on PostgreSQL
+   * and as JSON on SQLite, so that neither the query's text nor its parameters grow with a push), starting a new
+   * period's counters where a durational package has entered one. Returns the users whose running package's
+   * allowance is now used up.
    */
   async addTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
-    const usedUp = await this.#countTraffic(entries, now);
-    // On SQLite no trigger reports a push's counters (change-feed.ts): this is what drops them.
-    this.#changed(entries.map((entry) => entry.userId));
-    return usedUp;
-  }
-
-  async #countTraffic(entries: TrafficEntry[], now: number): Promise<number[]> {
-    if (isPostgres(this.db)) {
-      const pushed = sql`pushed(user_id, up, down) as (select * from unnest(
+    const pushed = isPostgres(this.db)
+      ? sql`pushed(user_id, up, down) as (select * from unnest(
           cast(${entries.map((entry) => entry.userId)} as bigint[]),
           cast(${entries.map((entry) => entry.upload)} as bigint[]),
           cast(${entries.map((entry) => entry.download)} as bigint[])
-        ))`;
-      const { rows } = await sql<{ user_id: number }>`${trafficUpdate(this.db, pushed, now)}
-        returning case when user_packages.traffic_used >= user_packages.traffic_total then user_packages.user_id end
-          as user_id`.execute(this.db);
-      return rows.filter((row) => row.user_id !== null).map((row) => Number(row.user_id));
-    }
-    // SQLite hands back every row an UPDATE … RETURNING changed (5 ms for 10,000 users) to keep the few used up: a
-    // trigger of this connection notes only those, as the rows change. What other updates noted is cleared first.
-    await sql`create temp table if not exists used_up (user_id integer not null)`.execute(this.db);
-    await sql`create temp trigger if not exists used_up_noted after update of traffic_used on main.user_packages
-      when new.traffic_used >= new.traffic_total
-      begin insert into temp.used_up (user_id) values (new.user_id); end`.execute(this.db);
-    await sql`delete from temp.used_up`.execute(this.db);
-    const count = this.#kept.trafficCount!.on(this.db);
-    for (let start = 0; start < entries.length; start += PUSHED_PER_STATEMENT) {
-      const values: number[] = [];
-      for (let index = start; index < start + PUSHED_PER_STATEMENT; index++) {
-        const entry = entries[index];
-        if (entry) values.push(entry.userId, entry.upload, entry.download);
-        else values.push(NO_CUSTOMER, 0, 0);
-      }
-      await count.all(now, ...values);
-    }
-    const { rows } = await sql<{ user_id: number }>`select user_id from temp.used_up`.execute(this.db);
-    return rows.map((row) => row.user_id);
+        ))`
+      : sql`pushed(user_id, up, down) as (select
+          cast(json_extract(value, '$[0]') as integer),
+          cast(json_extract(value, '$[1]') as integer),
+          cast(json_extract(value, '$[2]') as integer)
+        from json_each(${JSON.stringify(entries.map((entry) => [entry.userId, entry.upload, entry.download]))}))`;
+    const { rows } = await sql<{ user_id: number; used_up: number | boolean }>`${trafficUpdate(this.db, pushed, now)}
+      returning user_packages.user_id as user_id, user_packages.traffic_used >= user_packages.traffic_total as used_up`.execute(
+      this.db,
+    );
+    return rows.filter((row) => Boolean(row.used_up)).map((row) => Number(row.user_id));
   }
 
   /** A traffic package whose allowance is used up is over: it ends now, so that the next queued one can start. */
@@ -374,40 +182,32 @@ export class SubscriptionRepository {
         .whereRef('traffic_used', '>=', 'traffic_total')
         .execute();
     }
-    this.#changed(userIds);
   }
 
-  findSubscriberByTokenHash(tokenHash: string, now: number): MaybePromise<SubscriberWithPackage | undefined> {
-    const read = () => this.#readSubscriber(tokenHash, now);
-    if (this.db.isTransaction) return read();
-    // Kept only with a running package, until it ends: the next one starts then. An unknown link is never kept.
-    return this.#kept.subscribers.read(tokenHash, now, read, (subscriber) =>
-      subscriber?.running
-        ? { rows: [userRow(subscriber.id), packagesRow(subscriber.id)], until: subscriber.running.ends_at }
-        : undefined,
-    );
-  }
-
-  async #readSubscriber(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
-    const rows = this.#subscribersTogether
-      ? ((await this.#subscribersTogether.get(tokenHash, now)) ?? [])
-      : await this.#subscriberByTokenHash.all(tokenHash, now);
-    const [first] = rows;
-    if (!first) return undefined;
-    // The first of the packages live at `now`; a customer without one has one row, with no package.
-    let running: SubscriberPackageRow | undefined;
-    for (const row of rows) {
-      if (row.package_id === null || row.starts_at! > now || row.ends_at! <= now) continue;
-      const earlier =
-        !running ||
-        row.starts_at! < running.starts_at! ||
-        (row.starts_at === running.starts_at && row.package_id < running.package_id!);
-      if (earlier) running = row;
-    }
-    const { id, uuid, banned } = first;
-    if (!running) return { id, uuid, banned };
-    const { id: _id, uuid: _uuid, banned: _banned, package_id: _package, ...counters } = running;
-    return { id, uuid, banned, running: counters as PackageCounters };
+  /**
+   * The customer of a subscription link, by the unique index on its token's hash, with the package running now: the
+   * first, in the order they run, of their live packages that have started (almost always one).
+   */
+  async findSubscriberByTokenHash(tokenHash: string, now: number): Promise<SubscriberWithPackage | undefined> {
+    const row: SubscriberPackageRow | undefined = await this.db
+      .selectFrom('users')
+      .leftJoin('user_packages as live', (join) =>
+        join
+          .onRef('live.user_id', '=', 'users.id')
+          .on('live.ended_at', 'is', null)
+          .on('live.starts_at', '<=', now)
+          .on('live.ends_at', '>', now),
+      )
+      .select(['users.id', 'users.uuid', 'users.banned', 'live.id as package_id'])
+      .select(COUNTER_COLUMNS.map((column) => `live.${column}` as const))
+      .where('users.sub_token_hash', '=', tokenHash)
+      .orderBy('live.starts_at')
+      .orderBy('live.id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { id, uuid, banned, package_id: packageId, ...counters } = row;
+    return packageId === null ? { id, uuid, banned } : { id, uuid, banned, running: counters as PackageCounters };
   }
 
   findSubscriber(userId: number): Promise<SubscriberRow | undefined> {
@@ -425,8 +225,6 @@ export class SubscriptionRepository {
       .set({ sub_nonce: nonce, sub_token_hash: tokenHash, ...(uuid ? { uuid } : {}) })
       .where('id', '=', userId)
       .execute();
-    // The old link stops at once on this instance too, without waiting for the database's notice.
-    whenCommitted(this.db, () => this.#kept.subscribers.forgetRow(...userRow(userId)));
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -460,7 +258,6 @@ export class SubscriptionRepository {
       .values({ ...pkg, created_at: now })
       .onConflict((oc) => oc.column('order_id').doNothing())
       .executeTakeFirst();
-    this.#changed([pkg.user_id]);
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
@@ -474,10 +271,8 @@ export class SubscriptionRepository {
       }))
       .where('order_id', '=', orderId)
       .where('ended_at', 'is', null)
-      .returning('user_id')
-      .execute();
-    this.#changed(ended.map((row) => row.user_id));
-    return ended.length > 0;
+      .executeTakeFirst();
+    return ended.numUpdatedRows > 0n;
   }
 
   /** Every package of the user, ended and expired ones too, with the names of the plans bought, in the order they run. */
@@ -513,7 +308,6 @@ export class SubscriptionRepository {
       .where('ended_at', 'is', null)
       .where('ends_at', '>', now)
       .executeTakeFirst();
-    this.#changed([userId]);
     return Number(result.numUpdatedRows);
   }
 
@@ -524,18 +318,15 @@ export class SubscriptionRepository {
       .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
       .where('id', '=', runningPackageId(this.db, userId, now))
       .executeTakeFirst();
-    this.#changed([userId]);
     return result.numUpdatedRows > 0n;
   }
 
   async reschedule(id: number, startsAt: number, endsAt: number): Promise<void> {
-    const moved = await this.db
+    await this.db
       .updateTable('user_packages')
       .set({ starts_at: startsAt, ends_at: endsAt })
       .where('id', '=', id)
-      .returning('user_id')
       .execute();
-    this.#changed(moved.map((row) => row.user_id));
   }
 }
 
@@ -553,7 +344,7 @@ function runningPackageId(db: Executor, user: number | RawBuilder<number>, now: 
     .where('live.ends_at', '>', now)
     .orderBy('live.starts_at')
     .orderBy('live.id')
-    .limit(sql.lit(1));
+    .limit(1);
 }
 
 /**
@@ -572,31 +363,3 @@ function trafficUpdate(db: Executor, pushed: RawBuilder<unknown>, now: number) {
       from pushed
       where user_packages.id = (${runningPackageId(db, sql.ref<number>('pushed.user_id'), now)})`;
 }
-
-/**
- * Pushed rows a statement counts on SQLite, bound as `VALUES`: a push runs the statement for each of so many rows, the
- * last one's spare rows naming no customer (`NO_CUSTOMER`), so that they change nothing. Bound rows took 17.4 ms for
- * 10,000 where the same rows as binary JSON, read by `jsonb_each`, took 22.0 (one process; bench/RESULTS.md, twenty-
- * fifth round); 500 rows a statement ran as fast as 250 or 1,000, and 1,500 values stay within SQLite's 32,766.
- */
-const PUSHED_PER_STATEMENT = 500;
-const NO_CUSTOMER = -1;
-
-/**
- * SQLite's statement counting PUSHED_PER_STATEMENT pushed rows: `now`, then each row's user id, upload and download.
- * better-sqlite3 binds a JavaScript number as a REAL: each is cast back to an integer, so that the counters add up as
- * integers.
- */
-function sqliteTrafficCount(db: Executor) {
-  return compiledOnce(db, 1 + 3 * PUSHED_PER_STATEMENT, (now: number, ...values: number[]) => {
-    const rows: RawBuilder<unknown>[] = [];
-    for (let at = 0; at < values.length; at += 3) {
-      rows.push(
-        sql`(cast(${values[at]} as integer), cast(${values[at + 1]} as integer), cast(${values[at + 2]} as integer))`,
-      );
-    }
-    const update = trafficUpdate(db, sql`pushed(user_id, up, down) as (values ${sql.join(rows)})`, now);
-    return { compile: () => update.compile(db) };
-  });
-}
-type SqliteTrafficCount = CompiledOnce<unknown, [now: number, ...values: number[]]>;

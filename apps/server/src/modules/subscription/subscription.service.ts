@@ -5,10 +5,8 @@ import {
   SUBSCRIPTION_PATH_PREFIX,
   SUBSCRIPTION_TOKEN_PATTERN,
 } from '@mutenet/contract';
-import type { ChangeFeed } from '../../db/change-feed.js';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
-import { type MaybePromise, thenMaybe } from '../../lib/maybe-promise.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
 import {
@@ -58,11 +56,8 @@ export type CustomerPackage = {
 };
 
 /** The subscription service on a database, as the plugin and the admin command line build it. */
-export function createSubscriptionService(
-  deps: Omit<SubscriptionDeps, 'repository'>,
-  changes?: ChangeFeed,
-): SubscriptionService {
-  return new SubscriptionService({ ...deps, repository: new SubscriptionRepository(deps.db, changes) });
+export function createSubscriptionService(deps: Omit<SubscriptionDeps, 'repository'>): SubscriptionService {
+  return new SubscriptionService({ ...deps, repository: new SubscriptionRepository(deps.db) });
 }
 
 export type SubscriptionDeps = {
@@ -119,20 +114,19 @@ export class SubscriptionService {
     await this.touchUsers();
   }
 
-  /** The customer of a subscription token, or undefined for an unknown, reset or banned one; at once if kept. */
-  subscriber(token: string): MaybePromise<Subscriber | undefined> {
+  /** The customer of a subscription token, or undefined for an unknown, reset or banned one. */
+  async subscriber(token: string): Promise<Subscriber | undefined> {
     if (!SUBSCRIPTION_TOKEN_PATTERN.test(token)) return undefined;
     const now = this.now();
-    return thenMaybe(this.repository.findSubscriberByTokenHash(hashToken(token), now), (row) => {
-      if (!row || row.banned) return undefined;
-      const { running } = row;
-      return {
-        id: row.id,
-        uuid: row.uuid,
-        usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
-        usage: usageOf(running, now),
-      };
-    });
+    const row = await this.repository.findSubscriberByTokenHash(hashToken(token), now);
+    if (!row || row.banned) return undefined;
+    const { running } = row;
+    return {
+      id: row.id,
+      uuid: row.uuid,
+      usable: running !== undefined && usedNow(running, now).total < running.traffic_total,
+      usage: usageOf(running, now),
+    };
   }
 
   usableUsers(): Promise<Array<{ id: number; uuid: string }>> {
@@ -144,7 +138,7 @@ export class SubscriptionService {
     return this.repository.nextScheduleChange(this.now());
   }
 
-  usersVersion(): MaybePromise<string | null> {
+  usersVersion(): Promise<string | null> {
     return this.deps.store.get(USERS_VERSION_KEY);
   }
 
@@ -156,11 +150,13 @@ export class SubscriptionService {
   /**
    * Counts pushed traffic in one transaction: each user's bytes go to their running package. A traffic package used
    * up ends now and the next queued one starts; any user whose allowance ran out leaves the nodes' user lists.
+   * `alongside` writes in the same transaction what must be committed with the traffic or not at all.
    */
-  async addTraffic(entries: TrafficEntry[]): Promise<void> {
+  async addTraffic(entries: TrafficEntry[], alongside?: (tx: Executor) => Promise<void>): Promise<void> {
     if (entries.length === 0) return;
     const now = this.now();
     const exhausted = await inTransaction(this.deps.db, async (tx) => {
+      await alongside?.(tx);
       const repository = this.repository.with(tx);
       const users = await repository.addTraffic(entries, now);
       // Whose allowance ran out is locked before their packages move, as an activation or a refund locks them, in

@@ -1,10 +1,11 @@
 import { ERRORS, type ErrorKey, isErrorKey, messageOf, requestLanguageOf } from '@mutenet/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 import { isUnstorableText } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
 import { protocolOf } from '../../lib/forwarded.js';
-import { defaultHeadersFor } from '../../lib/security-headers.js';
+import { HSTS, SECURITY_HEADERS } from '../../lib/security-headers.js';
 
 // Errors that mean a backing service (database, Redis, the mail server) is unreachable: answer 503 and let it come
 // back. ESOCKET, ECONNECTION and EDNS are how nodemailer reports a mail server it cannot reach.
@@ -20,6 +21,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P03',
   '08006',
   '08001',
+  // A commit whose answer was lost (CommitOutcomeUnknownError): the client sends the request again.
+  '08007',
 ]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|Connection is closed|Stream isn't writeable|max retries per request|Command timed out|timeout exceeded when trying to connect|SQLITE_BUSY/i;
@@ -77,20 +80,23 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, key: Err
 /**
  * Fastify's `frameworkErrors`: a request the router refuses before any plugin sees it (a malformed percent escape in
  * the path, a path parameter over the router's length limit) gets the same envelope as every other error, not
- * Fastify's own body. No hook has run for it, so its language is read here, and the headers every answer starts with
- * and its request id are set here as the http plugin's hook sets them. Fastify gives it a request object that does
- * not read a trusted proxy's headers: its protocol is read from the request as it came.
+ * Fastify's own body. No hook has run for it, so its language is read here, and the headers every answer carries are
+ * set here as the http plugin's hooks set them. Fastify gives it a request object that does not read a trusted
+ * proxy's headers: its protocol is read from the request as it came.
  */
 export function frameworkErrorSender(trustProxy: boolean) {
+  const securityHeaders = helmet(SECURITY_HEADERS);
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const key = error.statusCode && error.statusCode < 500 ? keyOfStatus(error.statusCode) : 'INTERNAL';
     if (key === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     const { code, status } = ERRORS[key];
     const msg = messageOf(key, requestLanguageOf(request.headers['accept-language']));
+    securityHeaders(request.raw, reply.raw, () => {});
+    if (protocolOf(request.raw, trustProxy) === 'https') reply.header('strict-transport-security', HSTS);
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .headers(defaultHeadersFor(protocolOf(request.raw, trustProxy)))
+      .header('cache-control', 'no-store')
       .header('x-request-id', request.id)
       .send(JSON.stringify({ code, msg, data: null }));
   };
@@ -108,7 +114,17 @@ export default fp(
         reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(request, reply, key, data);
     });
-    fastify.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));
+    // A path some route serves, called with a method none of its routes takes, is a 405 naming the ones they take.
+    const methods = new Set<string>();
+    fastify.addHook('onRoute', ({ method }) => {
+      for (const each of Array.isArray(method) ? method : [method]) methods.add(each);
+    });
+    fastify.setNotFoundHandler((request, reply) => {
+      const allowed = [...methods].filter((method) => fastify.findRoute({ method, url: request.url }) !== null);
+      // A route of this very method that calls for a 404 (a missing file) answers 404.
+      if (allowed.length === 0 || allowed.includes(request.method)) return sendError(request, reply, 'NOT_FOUND');
+      return sendError(request, reply.header('allow', allowed.join(', ')), 'METHOD_NOT_ALLOWED');
+    });
   },
   { name: 'errors', dependencies: ['i18n'] },
 );

@@ -16,10 +16,8 @@ export default fp(
     fastify.decorateRequest('t', function (this: { language: RequestLanguage }, key: MessageKey) {
       return messageOf(key, this.language);
     });
-    // A callback hook: it runs on every request, where a promise each is a measurable cost.
-    fastify.addHook('onRequest', (request, _reply, done) => {
+    fastify.addHook('onRequest', async (request) => {
       request.language = requestLanguageOf(request.headers['accept-language']);
-      done();
     });
   },
   { name: 'i18n' },

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
 
 export interface Jobs {
   /**
@@ -19,8 +20,19 @@ export default fp(
     const timers: NodeJS.Timeout[] = [];
     const pending: Array<() => void> = [];
     let listening = false;
-    const runs = fastify.metrics.counter('mutenet_job_runs_total', 'Runs of each background job.');
-    const failures = fastify.metrics.counter('mutenet_job_failures_total', 'Runs of each background job that failed.');
+    const registers = [fastify.metrics.registry];
+    const runs = new Counter({
+      name: 'mutenet_job_runs_total',
+      help: 'Runs of each background job.',
+      labelNames: ['job'],
+      registers,
+    });
+    const failures = new Counter({
+      name: 'mutenet_job_failures_total',
+      help: 'Runs of each background job that failed.',
+      labelNames: ['job'],
+      registers,
+    });
 
     const start = (name: string, everyMs: number, work: () => Promise<unknown>) => {
       let running = false;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { httpClient } from '../../test/http-client.js';
 import { parseExposition, sampleValue } from '../../test/metrics.js';
@@ -35,7 +35,6 @@ describe.each(DATABASES)('metrics on %s', (database) => {
       ['mutenet_nodes_online', 'gauge'],
       ['mutenet_job_runs_total', 'counter'],
       ['mutenet_job_failures_total', 'counter'],
-      ['mutenet_db_changes_heard', 'gauge'],
     ]) {
       expect(before.get(name!)?.type, name).toBe(type);
     }
@@ -92,11 +91,6 @@ describe.each(DATABASES)('metrics on %s', (database) => {
     const stored = await app.app.db.selectFrom('orders').select('status').execute();
     const total = after.get('mutenet_orders')!.samples.reduce((sum, s) => sum + s.value, 0);
     expect(total).toBe(stored.length);
-  });
-
-  it("says whether the database's changes are heard", async () => {
-    // PostgreSQL's feed connects once the app has started.
-    await vi.waitFor(async () => expect(sampleValue((await scrape()).metrics, 'mutenet_db_changes_heard', {})).toBe(1));
   });
 
   it('counts the visible nodes whose agent called', async () => {

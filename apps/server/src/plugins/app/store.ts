@@ -1,15 +1,13 @@
 import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
 
 /**
  * Short-lived shared state (captchas, email codes, counters). In memory for a single instance; in Redis when
  * `REDIS_URL` is set, so that every instance behind a load balancer sees the same values.
  */
 export interface Store {
-  /** At once from memory (a node agent's every pull reads the users' version), from Redis as a promise. */
-  get(key: string): MaybePromise<string | null>;
+  get(key: string): Promise<string | null>;
   /** Several keys in one round trip, in order. */
   getMany(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -18,11 +16,8 @@ export interface Store {
   /** Reads and deletes in one step, so that two callers can never both take the same value. */
   take(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
-  /**
-   * Adds one and returns the new count; the key expires `ttlMs` after its first increment. At once in memory: every
-   * feed fetch counts against two limits.
-   */
-  increment(key: string, ttlMs: number): MaybePromise<number>;
+  /** Adds one and returns the new count; the key expires `ttlMs` after its first increment. */
+  increment(key: string, ttlMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,7 +45,7 @@ export class MemoryStore implements Store {
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
   }
 
-  get(key: string) {
+  async get(key: string) {
     return this.#live(key)?.value ?? null;
   }
   async getMany(keys: string[]) {
@@ -72,7 +67,7 @@ export class MemoryStore implements Store {
   async delete(key: string) {
     this.#entries.delete(key);
   }
-  increment(key: string, ttlMs: number) {
+  async increment(key: string, ttlMs: number) {
     const entry = this.#live(key);
     if (!entry) {
       this.#entries.set(key, { value: '1', expiresAt: this.now() + ttlMs });

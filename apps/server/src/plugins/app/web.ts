@@ -1,56 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { CHECKOUT_PATH_PREFIX, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '@mutenet/contract';
 import fp from 'fastify-plugin';
-import { COMPRESS_FROM_BYTES } from '../../lib/compression.js';
-import {
-  CHECKOUT_POLICY,
-  type ContentSecurityPolicy,
-  cspHeader,
-  PANEL_POLICY,
-  pagePolicy,
-} from '../../lib/content-security-policy.js';
+import { CHECKOUT_POLICY, cspHeader, PANEL_POLICY } from '../../lib/content-security-policy.js';
 
 export type WebOptions = { distDir: string; runtimeConfig: RuntimeConfig };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CHECKOUT_PAGE = 'checkout.html';
-/** The panel's page for the paths of one screen, naming that screen's scripts beside the first bundle's. */
-const SCREEN_PAGES = 'screens';
 
 /**
  * Serves the panel under /person/: hashed assets cached for good, index.html never cached, and any other path
- * under /person/ answered with index.html so that the SPA's router takes it, or, for a screen's path, with the page
- * the build wrote for that screen (`screens/{first segment}.html`: index.html naming the screen's scripts too). Also
- * the runtime configuration, the redirect of / and the health check.
+ * under /person/ answered with index.html so that the SPA's router takes it. Also the runtime configuration, the
+ * redirect of / and the health check.
  */
 export default fp<WebOptions>(
   async (fastify, { distDir, runtimeConfig }) => {
     const indexFile = path.join(distDir, 'index.html');
     const built = fs.existsSync(indexFile);
-    const screensDir = path.join(distDir, SCREEN_PAGES);
-    const screenPages = new Set(
-      fs.existsSync(screensDir)
-        ? fs
-            .readdirSync(screensDir)
-            .filter((file) => file.endsWith('.html'))
-            .map((file) => file.slice(0, -'.html'.length))
-        : [],
-    );
-    // The pages' own policies, however they are reached (their paths, or the files' own names under /person/). A
-    // screen's page may carry an inline script (its first calls, sent as it starts), allowed by its hash.
-    const pages: (readonly [string, ContentSecurityPolicy])[] = [
-      [indexFile, PANEL_POLICY],
-      [path.join(distDir, CHECKOUT_PAGE), CHECKOUT_POLICY],
-      ...[...screenPages].map((screen) => [path.join(screensDir, `${screen}.html`), PANEL_POLICY] as const),
-    ];
-    const pagePolicies = new Map(
-      pages
-        .filter(([file]) => fs.existsSync(file))
-        .map(([file, policy]) => [file, cspHeader(pagePolicy(policy, fs.readFileSync(file, 'utf8')))]),
-    );
+    // The two pages' own policies, however they are reached (their paths, or the files' own names under /person/).
+    const pagePolicies = new Map([
+      [indexFile, cspHeader(PANEL_POLICY)],
+      [path.join(distDir, CHECKOUT_PAGE), cspHeader(CHECKOUT_POLICY)],
+    ]);
 
     fastify.get('/', (_request, reply) => reply.redirect('/person/'));
     fastify.get('/person', (_request, reply) => reply.redirect('/person/'));
@@ -74,10 +47,9 @@ export default fp<WebOptions>(
       return;
     }
 
-    // Files go as streams, compressed by @fastify/compress when they have no compressed copy (the pages, the icons):
-    // in this context only, as its hooks would cost every other route something on each request.
+    // Files go as streams: their compressed copies when the build made them, else compressed by @fastify/compress
+    // (plugins/external/http.ts) as any answer.
     await fastify.register(async (files) => {
-      await files.register(compress, { encodings: ['br', 'gzip'], threshold: COMPRESS_FROM_BYTES });
       await files.register(fastifyStatic, {
         root: distDir,
         prefix: '/person/',
@@ -92,10 +64,7 @@ export default fp<WebOptions>(
         },
       });
       files.get('/person/', (_request, reply) => reply.sendFile('index.html'));
-      files.get<{ Params: { '*': string } }>('/person/*', (request, reply) => {
-        const screen = request.params['*'].split('/', 1)[0] ?? '';
-        return reply.sendFile(screenPages.has(screen) ? `${SCREEN_PAGES}/${screen}.html` : 'index.html');
-      });
+      files.get('/person/*', (_request, reply) => reply.sendFile('index.html'));
       // The hosted checkout is the web app's second page, /shopDetails/{lang}/{orderNo}.
       if (fs.existsSync(path.join(distDir, CHECKOUT_PAGE))) {
         files.get(`${CHECKOUT_PATH_PREFIX}/*`, (_request, reply) => reply.sendFile(CHECKOUT_PAGE));

@@ -84,6 +84,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
   });
 
+  it("defaults the website button to the panel's own address: PUBLIC_URL, or this port on localhost", () => {
+    expect(loadConfig({ PORT: '3000' }).websiteUrl).toBe('http://localhost:3000/person/');
+    expect(loadConfig({ PORT: '3000', PUBLIC_URL: 'https://panel.example.com/' }).websiteUrl).toBe(
+      'https://panel.example.com/person/',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://panel.example.com', WEBSITE_URL: '' }).websiteUrl).toBe(
+      'https://panel.example.com/person/',
+    );
+    expect(
+      loadConfig({ PUBLIC_URL: 'https://panel.example.com', WEBSITE_URL: 'https://example.com/' }).websiteUrl,
+    ).toBe('https://example.com/');
+  });
+
   it('treats an empty variable as unset', () => {
     const config = loadConfig({ PORT: '', REDIS_URL: '', SMTP_URL: '', PUBLIC_URL: '', CAPTCHA_TEST_CODE: '' });
     expect(config.port).toBe(8080);

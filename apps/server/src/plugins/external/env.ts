@@ -56,7 +56,7 @@ const EnvSchema = z
     CAPTCHA_TEST_CODE: optional(z.string().min(1).max(16)),
     APP_VERSION: z.string().default('1.0.0'),
     SITE_NAME: z.string().min(1).max(64).default('Mutenet'),
-    WEBSITE_URL: url.default('http://localhost:8080/person/'),
+    WEBSITE_URL: optional(url),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
     WEB_DIST_DIR: optional(z.string()),
@@ -138,6 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  const publicUrl = ((env.PUBLIC_URL as string | undefined) ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const downloads = Object.fromEntries(
     CLIENT_APPS.map((app) => [app, (env[DOWNLOAD_ENV[app] as keyof typeof env] as string) ?? DEFAULT_DOWNLOADS[app]]),
   ) as Record<ClientApp, string>;
@@ -149,14 +150,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     databaseQueryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
     redisUrl: env.REDIS_URL as string | undefined,
-    publicUrl: ((env.PUBLIC_URL as string | undefined) ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     smtpUrl: env.SMTP_URL as string | undefined,
     mailFrom: env.MAIL_FROM,
     mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR),
     captchaTestCode: env.CAPTCHA_TEST_CODE as string | undefined,
     appVersion: env.APP_VERSION,
     siteName: env.SITE_NAME,
-    websiteUrl: env.WEBSITE_URL,
+    // Unset, the header's website button leads to this panel, where it is served.
+    websiteUrl: (env.WEBSITE_URL as string | undefined) ?? `${publicUrl}/person/`,
     downloads,
     logLevel: env.LOG_LEVEL,
     trustProxy: isTrue(env.TRUST_PROXY),

@@ -3,10 +3,9 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error.js';
 
 /**
- * Per-IP limits, declared by each route in `config.rateLimit`. Counted in Redis when there is one, so that every
+ * Request limits, declared by each route in `config.rateLimit` (`max`, `timeWindow`, and a `keyGenerator` where a
+ * route counts by something else than the client's address). Counted in Redis when there is one, so that every
  * instance shares them. Counted after validation (preHandler), so that only well-formed attempts use the budget.
- * The calls answered before Fastify routes them (the captcha, the subscription feed) never meet these hooks: theirs
- * are counted by `lib/counted-limit.ts`.
  */
 export default fp(
   async (fastify) => {

@@ -12,20 +12,15 @@
  * Query values and names are percent-encoded; IPv6 hosts are bracketed.
  */
 import type { ResolvedProxy } from '../../nodes/proxy.model.js';
-import { type FeedInput, joinParts, type PartsJoin, type RenderedFeed } from '../feed-format.js';
+import type { FeedInput, RenderedFeed } from '../feed-format.js';
 import { alpnOf, bareHost, displayName, fingerprintOf, requireCipher, serverName, uriHost } from './common.js';
 
 export const SHARE_LINKS_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /** The links one a line, the whole in standard padded base64. */
-export const SHARE_LINKS_JOIN: PartsJoin = {
-  separator: '\n',
-  encoding: 'base64',
-  contentType: SHARE_LINKS_CONTENT_TYPE,
-};
-
 export function renderShareLinks(input: FeedInput): RenderedFeed {
-  return joinParts(SHARE_LINKS_JOIN, input.proxies.map(shareLink));
+  const text = input.proxies.map(shareLink).join('\n');
+  return { body: Buffer.from(text, 'utf8').toString('base64'), contentType: SHARE_LINKS_CONTENT_TYPE };
 }
 
 /** One node's share link. */
