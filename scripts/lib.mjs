@@ -30,10 +30,17 @@ function newestMtime(target) {
   return newest;
 }
 
-/** True when the built web app is missing or older than any of its sources. */
-export function webBuildIsStale() {
-  const built = path.join(ROOT, 'apps/web/dist/index.html');
-  if (!fs.existsSync(built)) return true;
+const WEB_DIST = path.join(ROOT, 'apps/web/dist');
+/** Written into the built web app once its build has succeeded: how it was built. Not served (a dot folder). */
+const WEB_BUILD_STAMP = '.vite/mutenet-build.json';
+
+/**
+ * True when the built web app is missing, older than any of its sources, or not known to be a production build (one
+ * made by `vite build` alone may hold React's development bundle, when NODE_ENV said development).
+ */
+export function webBuildIsStale(dist = WEB_DIST) {
+  const stamp = path.join(dist, WEB_BUILD_STAMP);
+  if (!fs.existsSync(stamp) || JSON.parse(fs.readFileSync(stamp, 'utf8')).mode !== 'production') return true;
   const sources = [
     'apps/web/src',
     'apps/web/public',
@@ -41,7 +48,19 @@ export function webBuildIsStale() {
     'apps/web/vite.config.ts',
     'packages/contract/src',
   ];
-  return Math.max(...sources.map((source) => newestMtime(path.join(ROOT, source)))) > fs.statSync(built).mtimeMs;
+  return Math.max(...sources.map((source) => newestMtime(path.join(ROOT, source)))) > fs.statSync(stamp).mtimeMs;
+}
+
+/**
+ * Builds the web app for production whatever NODE_ENV says: under NODE_ENV=development Vite bundles React's
+ * development build, larger and slower, which also runs each effect twice (the checkout sent its order call twice).
+ */
+export function buildWeb(dist = WEB_DIST, options = {}) {
+  const args = ['run', 'build', '-w', '@mutenet/web', '--', '--mode', 'production', '--outDir', dist];
+  run('build web', 'npm', args, { NODE_ENV: 'production' }, options);
+  const stamp = path.join(dist, WEB_BUILD_STAMP);
+  fs.mkdirSync(path.dirname(stamp), { recursive: true });
+  fs.writeFileSync(stamp, `${JSON.stringify({ mode: 'production' })}\n`);
 }
 
 /** Newest modification time of the files `tsc -b` compiles under a folder (not the tests, which it leaves out). */
@@ -77,5 +96,5 @@ export function buildServer(options = {}) {
 /** Builds the contract and the server, and the web app when stale. */
 export function build({ force = false } = {}) {
   buildServer();
-  if (force || webBuildIsStale()) run('build web', 'npm', ['run', 'build', '-w', '@mutenet/web']);
+  if (force || webBuildIsStale()) buildWeb();
 }

@@ -6,8 +6,6 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { DEFAULT_LANGUAGE } from '../../packages/contract/src/language.ts';
-import { FIRST_CALLS, SCREEN_MODULES, type ScreenModule } from './src/app/screens.ts';
-import { earlyCallsScript } from './src/lib/early-calls.ts';
 
 /** The contract is consumed as source: its `.js` specifiers resolve to the `.ts` files beside them. */
 export const contractAlias = {
@@ -53,9 +51,6 @@ function preloadDefaultLanguage(): Plugin {
  * The panel's scripts are fetched at low priority: the brand index.html paints once its style sheets have arrived,
  * rather than competing with the scripts for the bandwidth (which the screens need only once they have all arrived).
  */
-const atLowPriority = (html: string) =>
-  html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
-
 const scriptsAfterStyles: Plugin = {
   name: 'mutenet-scripts-after-styles',
   apply: 'build',
@@ -63,72 +58,10 @@ const scriptsAfterStyles: Plugin = {
     order: 'post',
     handler(html, { filename }) {
       if (!filename.endsWith('index.html')) return html;
-      return atLowPriority(html);
+      return html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
     },
   },
 };
-
-/** The inline script of a page whose modules make these first calls (the screen's before its shell's), or ''. */
-function earlyCallsOf(modules: readonly ScreenModule[]): string {
-  const calls = [...modules].reverse().flatMap((module) => FIRST_CALLS[module] ?? []);
-  if (calls.length === 0) return '';
-  return `    <script>${earlyCallsScript(calls)}</script>\n`;
-}
-
-/**
- * A page for each path of `SCREEN_MODULES`, `screens/{segment}.html`: index.html naming, beside the first bundle, the
- * scripts of the route modules that path shows, which the server answers for that path. The browser fetches them with
- * the first bundle, rather than once that bundle has arrived and run (a round trip and more on a slow network, and
- * the screen's code was the last to arrive). Scripts only: a screen's styles come with its code, as the styles of the
- * first screen would otherwise share the bandwidth with the first paint's. A signed-in screen's page also sends its
- * first calls as it starts (`early-calls.ts`), from an inline script above the style sheets, which a script below
- * them would wait for.
- */
-function screenPages(): Plugin {
-  let base = '/';
-  return {
-    name: 'mutenet-screen-pages',
-    apply: 'build',
-    configResolved(config) {
-      base = config.base;
-    },
-    async writeBundle({ dir = '' }, bundle) {
-      const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
-      const imports = new Map(chunks.map((chunk) => [chunk.fileName, chunk.imports]));
-      const closure = (file: string, files = new Set<string>()): Set<string> => {
-        if (files.has(file)) return files;
-        files.add(file);
-        for (const imported of imports.get(file) ?? []) closure(imported, files);
-        return files;
-      };
-      const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html'));
-      if (!entry) throw new Error('no chunk is the entry of index.html');
-      const firstLoad = closure(entry.fileName);
-      const page = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-      if (!page.includes('</head>') || !page.includes('</title>\n'))
-        throw new Error('index.html has no </title> or no </head>');
-      await fs.mkdir(path.join(dir, 'screens'), { recursive: true });
-      for (const [screenPath, modules] of Object.entries(SCREEN_MODULES)) {
-        const files = new Set<string>();
-        for (const module of modules) {
-          const chunk = chunks.find(
-            (candidate) =>
-              candidate.isDynamicEntry && candidate.facadeModuleId?.endsWith(`/src/app/routes/${module}.tsx`),
-          );
-          if (!chunk) throw new Error(`no chunk holds the route module ${module}`);
-          for (const file of closure(chunk.fileName)) if (!firstLoad.has(file)) files.add(file);
-        }
-        const links = atLowPriority(
-          [...files].map((file) => `    <link rel="modulepreload" crossorigin href="${base}${file}">\n`).join(''),
-        );
-        await fs.writeFile(
-          path.join(dir, 'screens', `${screenPath.slice(1)}.html`),
-          page.replace('</title>\n', `</title>\n${earlyCallsOf(modules)}`).replace('  </head>', `${links}  </head>`),
-        );
-      }
-    },
-  };
-}
 
 /** In development the checkout page is served from source, as the server serves the built one in production. */
 const checkoutInDevelopment: Plugin = {
@@ -171,34 +104,6 @@ const compileScriptsAsTheyLoad: Plugin = {
   },
 };
 
-/** @mantine/hooks' `useId`, as its package's index imports it. */
-const MANTINE_USE_ID = /@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
-
-/**
- * Puts `src/components/ui/use-id.ts` in place of @mantine/hooks' `useId` (that file says why: a second render of every
- * field as a screen first shows); fails the build if Mantine no longer has that module.
- */
-function mantineIdsInOneRender(): Plugin {
-  const replacement = fileURLToPath(new URL('src/components/ui/use-id.ts', import.meta.url));
-  let replaced = false;
-  return {
-    name: 'mutenet-mantine-ids-in-one-render',
-    apply: 'build',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      if (!importer?.includes('@mantine') || !source.includes('use-id')) return null;
-      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      if (!resolved || !MANTINE_USE_ID.test(resolved.id)) return resolved;
-      replaced = true;
-      return replacement;
-    },
-    buildEnd(error) {
-      if (!error && !replaced)
-        throw new Error("@mantine/hooks' use-id module was not found: check mantineIdsInOneRender");
-    },
-  };
-}
-
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -229,13 +134,11 @@ export default defineConfig({
   base: '/person/',
   plugins: [
     react(),
-    mantineIdsInOneRender(),
     checkoutInDevelopment,
     preloadDefaultLanguage(),
     scriptsAfterStyles,
     compileScriptsAsTheyLoad,
     precompressAssets,
-    screenPages(),
   ],
   resolve: { alias: contractAlias },
   server: {

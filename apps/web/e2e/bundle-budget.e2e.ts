@@ -87,18 +87,6 @@ describe('the web app’s weight', () => {
     }
   });
 
-  it('answers a screen’s path with a page that names the screen’s scripts beside the first bundle’s', async () => {
-    const chunks = manifest();
-    const screenFiles = ['src/app/routes/app-layout.tsx', 'src/app/routes/shop.tsx'].map((key) => chunks[key]?.file);
-    const shopPage = await (await fetch(`${server.url}/person/shop/mobile/en`)).text();
-    for (const file of screenFiles) {
-      expect(shopPage).toContain(`<link rel="modulepreload" fetchpriority="low" crossorigin href="/person/${file}">`);
-    }
-    const loginPage = await (await fetch(`${server.url}/person/login`)).text();
-    expect(loginPage).toBe(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'));
-    for (const file of screenFiles) expect(loginPage).not.toContain(`${file}`);
-  });
-
   it('has V8 compile each script as it streams in, rather than each function on the main thread when first called', () => {
     const assets = path.join(DIST, 'assets');
     const scripts = fs.readdirSync(assets).filter((file) => file.endsWith('.js'));

@@ -12,32 +12,28 @@ import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/CloseButton.css';
 import './app/global.css';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { matchRoutes } from 'react-router';
 import { App } from './app/app';
-import { matchLocation, preloadRoutes, ROUTER_BASENAME } from './app/router';
-import { i18nReady } from './i18n/i18n';
+import { createAppRouter, createRoutes, ROUTER_BASENAME, urlLanguage } from './app/router';
+import { startI18n } from './i18n/i18n';
 import { createQueryClient } from './lib/react-query';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
-const { pathname } = window.location;
-const routerPathname = pathname.startsWith(ROUTER_BASENAME) ? pathname.slice(ROUTER_BASENAME.length) || '/' : pathname;
+const routes = createRoutes(queryClient);
+const params = matchRoutes(routes, window.location, ROUTER_BASENAME)?.at(-1)?.params ?? {};
 
-// The first screen shows once its language's strings and its code have arrived, the brand of index.html until then:
-// whole at once, rather than a loader first. Its code and data are asked for side by side (its queries in that
-// language). Rendered as a transition, in slices that leave the main thread free in between, rather than in one long
-// task.
-void i18nReady
-  .then(() => preloadRoutes(matchLocation(routerPathname), routerPathname, queryClient))
-  .then(() =>
-    startTransition(() =>
-      createRoot(root).render(
-        <StrictMode>
-          <App queryClient={queryClient} />
-        </StrictMode>,
-      ),
-    ),
-  );
+// The strings of the address's language (`/pannel/mobile/en`, `?lang=en`) or the tab's are loaded first, so that
+// the first screen and its calls are in that language from the start; the router then loads the screen's code and
+// data side by side, the brand of index.html showing until they have arrived.
+void startI18n(urlLanguage(window.location, params)).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App queryClient={queryClient} router={createAppRouter(routes)} />
+    </StrictMode>,
+  ),
+);

@@ -1,14 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router';
 import { AppProvider } from './provider';
-import { AppRoutes, ROUTER_BASENAME } from './router';
+import type { createAppRouter } from './router';
 
-export function App({ queryClient }: { queryClient: QueryClient }) {
+export function App({ queryClient, router }: { queryClient: QueryClient; router: ReturnType<typeof createAppRouter> }) {
   return (
     <AppProvider queryClient={queryClient}>
-      <BrowserRouter basename={ROUTER_BASENAME}>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </AppProvider>
   );
 }

@@ -1,27 +1,18 @@
+import '@mantine/core/styles/Notification.css';
+import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { useNotifications } from '@mantine/notifications';
+import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { cssVariablesResolver, theme } from '../components/ui/theme';
 import { i18n } from '../i18n/i18n';
 import { useRefetchLocalizedOnLanguageChange } from '../lib/react-query';
 
-const Toasts = lazy(() => import('./toasts'));
-
-/** Mounts the toasts' container once there is a toast to show (the store keeps it until then): no screen pays for it before. */
-function ToastsOnDemand() {
-  const { notifications } = useNotifications();
-  const [wanted, setWanted] = useState(false);
-  if (!wanted && notifications.length > 0) setWanted(true);
-  return wanted ? (
-    <Suspense fallback={null}>
-      <Toasts />
-    </Suspense>
-  ) : null;
-}
-
-/** Everything a screen needs around it: theme, toasts, translations and the query cache. */
+/**
+ * Everything a screen needs around it: theme, toasts, translations and the query cache. The toasts come with the app,
+ * not on demand: the first toast may well say that the server cannot be reached.
+ */
 export function AppProvider({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   useRefetchLocalizedOnLanguageChange(queryClient);
 
@@ -34,7 +25,7 @@ export function AppProvider({ queryClient, children }: { queryClient: QueryClien
         // Every variable is written by the provider, rather than the defaults coming from a stylesheet the first screen would load.
         deduplicateCssVariables={false}
       >
-        <ToastsOnDemand />
+        <Notifications position="top-center" limit={3} />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

@@ -1,14 +1,13 @@
-import { QueryObserver } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { captchaQueryOptions } from '../features/auth/api/get-captcha';
 import { i18n } from '../i18n/i18n';
 import { createQueryClient } from '../lib/react-query';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from '../lib/storage';
 import { envelope, type FetchStub, json, stubFetch } from '../testing/fetch-stub';
-import { TestProviders } from '../testing/render';
-import { AppRoutes, matchLocation, preloadRoutes } from './router';
+import { TestAppProviders } from '../testing/render';
+import { createRoutes, sendToLoginOnUnauthorized } from './router';
 
 const CONFIG = {
   version: '2.4.1',
@@ -45,12 +44,14 @@ beforeEach(() => {
 
 function renderAt(path: string) {
   const user = userEvent.setup();
+  const queryClient = createQueryClient();
+  const router = sendToLoginOnUnauthorized(createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] }));
   const utils = render(
-    <TestProviders path={path}>
-      <AppRoutes />
-    </TestProviders>,
+    <TestAppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </TestAppProviders>,
   );
-  const location = () => screen.getByTestId('location').textContent;
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
   return { ...utils, user, location };
 }
 
@@ -114,43 +115,20 @@ describe('route guard', () => {
 });
 
 describe('the public screens’ picture code', () => {
-  it('asks for the login screen’s picture beside its code, and none while a stored session is checked', async () => {
-    await preloadRoutes(matchLocation('/login'), '/login', createQueryClient());
-    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
-    setToken('tok');
-    await preloadRoutes(matchLocation('/login'), '/login', createQueryClient());
-    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
-  });
-
-  it('holds a first query kept for no time until its screen takes it, then lets it go with the screen', async () => {
-    const queryClient = createQueryClient();
-    const captchaState = () => queryClient.getQueryState(['auth', 'captcha']);
-    await preloadRoutes(matchLocation('/register'), '/register', queryClient);
-    await waitFor(() => expect(captchaState()?.status).toBe('success'));
-    // The captcha is single use (gcTime 0): without the stand-in it would be gone a timer after it arrived.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(captchaState()?.data).toMatchObject({ imgId: 'captcha-1' });
-
-    const screenObserver = new QueryObserver(queryClient, captchaQueryOptions());
-    const leave = screenObserver.subscribe(() => {});
-    expect(screenObserver.getCurrentResult().data).toMatchObject({ imgId: 'captcha-1' });
-    expect(
-      queryClient
-        .getQueryCache()
-        .find({ queryKey: ['auth', 'captcha'] })
-        ?.getObserversCount(),
-    ).toBe(1);
-    leave();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(captchaState()).toBeUndefined();
-    expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
-  });
-
   it('shows the picture the login screen asked for as it opened, asking once', async () => {
     renderAt('/login');
     expect(await screen.findByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-1');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
+  });
+
+  it('asks for no picture while a stored session is checked', async () => {
+    setToken('tok');
+    net.on('POST', '/mutenet/login', () => new Promise<Response>(() => {}));
+    renderAt('/login');
+    await waitFor(() => expect(net.to('/mutenet/login')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(net.to('/mutenet/verify/code/img')).toHaveLength(0);
   });
 });
 
@@ -188,32 +166,24 @@ describe('signed-in routes', () => {
     const { location } = renderAt('/home');
     expect(await screen.findByText('Your subscription could not be loaded.')).toBeInTheDocument();
     expect(location()).toBe('/pannel');
-    // Once as the route opened; the stat once more if its screen mounted after the failed answer.
+    // Once as the route opened: the screen, mounting after the failed answer, shows it rather than asking again.
     expect(net.to('/mutenet/notice')).toHaveLength(1);
-    const asked = net.to('/mutenet/user/package/stat').length;
-    expect(asked).toBeLessThanOrEqual(2);
+    expect(net.to('/mutenet/user/package/stat')).toHaveLength(1);
     // The renders that follow (the redirect, the error's toast, the answers) ask nothing again.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(net.to('/mutenet/notice')).toHaveLength(1);
-    expect(net.to('/mutenet/user/package/stat')).toHaveLength(asked);
+    expect(net.to('/mutenet/user/package/stat')).toHaveLength(1);
   });
 
-  it('starts a screen’s first queries and its shell’s each in a task of its own, the screen’s first', async () => {
-    net.on('GET', '/mutenet/notice', envelope({ content: '' }));
-    const asked = () => net.requests.map((request) => request.path);
-    // What runs before the next task: the promises' callbacks, not the timers'.
-    const beforeNextTask = async () => {
-      for (let turn = 0; turn < 50; turn += 1) await Promise.resolve();
-    };
-    const preloaded = preloadRoutes(matchLocation('/pannel'), '/pannel', createQueryClient());
-    const expected = ['/mutenet/notice', '/mutenet/user/package/stat', '/person/config.json', '/mutenet/login'];
-    for (let started = 1; started <= expected.length; started += 1) {
-      await beforeNextTask();
-      expect(asked()).toEqual(expected.slice(0, started));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    await preloaded;
-    expect(asked()).toEqual(expected);
+  it('asks for a screen’s data and its shell’s once each as the route opens', async () => {
+    net.on('GET', '/mutenet/notice', envelope({ content: '<p>Maintenance on Sunday</p>' }));
+    net.on('POST', '/mutenet/login', envelope({ user: 'ana@example.com' }));
+    renderAt('/pannel');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(await screen.findByText('Maintenance on Sunday')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const asked = net.requests.map((request) => request.path).sort();
+    expect(asked).toEqual(['/mutenet/login', '/mutenet/notice', '/mutenet/user/package/stat', '/person/config.json']);
   });
 
   it('sends an unknown path to the dashboard', async () => {
@@ -353,6 +323,24 @@ describe('mobile mode and the language in the URL', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '仪表盘' })).toBeInTheDocument();
     expect(screen.queryByRole('banner')).not.toBeInTheDocument();
     expect(document.documentElement.lang).toBe('zh-Hans');
+  });
+
+  it.each([
+    ['/pannel/mobile/en', 'Dashboard', 'en'],
+    ['/pannel?from=mobile&lang=zh-Hans', '仪表盘', 'zh-Hans'],
+    ['/shop/mobile/zh', '购买订阅', 'zh-Hans'],
+    ['/shop?lang=en', 'Purchase subscription', 'en'],
+  ])('sends every call of %s once, in the address’s language from the first', async (path, heading, language) => {
+    net.on('GET', '/mutenet/notice', envelope({ content: '' }));
+    net.on('POST', '/mutenet/login', envelope({ user: 'ana@example.com' }));
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const calls = net.requests.map((request) => `${request.path} ${request.headers.get('accept-language')}`);
+    const paths = net.requests.map((request) => request.path);
+    expect(new Set(paths).size, calls.join('\n')).toBe(paths.length);
+    expect(calls.filter((call) => !call.endsWith(` ${language}`))).toEqual([]);
+    expect(paths).toContain(path.startsWith('/pannel') ? '/mutenet/user/package/stat' : '/mutenet/packages');
   });
 
   it('keeps the shell without from=mobile', async () => {

@@ -1,216 +1,165 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import {
-  type FetchQueryOptions,
-  type QueryClient,
-  type QueryKey,
-  QueryObserver,
-  useQueryClient,
-} from '@tanstack/react-query';
-import { type ComponentType, lazy, useEffect, useMemo, useState } from 'react';
-import {
-  matchRoutes,
+  createBrowserRouter,
+  type LoaderFunctionArgs,
   Navigate,
-  type RouteMatch,
+  type Params,
   type RouteObject,
-  useLocation,
-  useNavigate,
-  useRoutes,
+  redirect,
 } from 'react-router';
 import { sessionUserQueryOptions } from '../features/auth/api/check-session';
-import { captchaQueryOptions } from '../features/auth/api/get-captcha';
 import { plansQueryOptions } from '../features/catalog/api/get-plans';
 import { noticeQueryOptions } from '../features/notice/api/get-notice';
 import { packageStatQueryOptions } from '../features/subscription/api/get-package-stat';
+import { setLanguage } from '../i18n/i18n';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { PATHS } from '../lib/paths';
+import { urlOptions } from '../lib/route-params';
 import { runtimeConfigQueryOptions } from '../lib/runtime-config';
 import { hasToken } from '../lib/storage';
-import { type FirstQuery, type RouteHandle, RouteMatchesContext } from './route-handle';
+import { RouteError } from './route-error';
+import type { RouteHandle } from './route-handle';
 import { LoginRoute } from './routes/login';
-import { mayShow, RootRoute } from './routes/root';
-import type { ScreenModule } from './screens';
-
-/** The route modules loaded on demand, by their files (the login screen and the root are in the first bundle). */
-const ROUTE_MODULES = import.meta.glob<{ default: ComponentType }>([
-  './routes/*.tsx',
-  '!./routes/*.test.tsx',
-  '!./routes/login.tsx',
-  '!./routes/root.tsx',
-]);
-
-/** How long a first query is held for a screen that has not taken it (one the guard turned away, say). */
-const FIRST_QUERY_HELD_MS = 30_000;
-
-/**
- * A query a route shows first, started unless the cache already holds it (as TanStack Query's `usePrefetchQuery`
- * does): the screen's own query refreshes what is there, and a location rendered again, or a call that failed, asks
- * nothing more. Until the screen's own observer takes it, a stand-in holds it in the cache: a query kept for no time
- * once unobserved (the captcha, single use) would be dropped as it arrived, before the screen had rendered, and asked
- * for again.
- */
-function firstQuery<T, K extends QueryKey>(options: () => FetchQueryOptions<T, Error, T, K>): FirstQuery {
-  return (queryClient) => {
-    const query = options();
-    if (queryClient.getQueryState(query.queryKey)) return;
-    // The same options, so that its gcTime stays the query's own; disabled, so that it never fetches.
-    const standIn = new QueryObserver(queryClient, { ...query, enabled: false });
-    const letGo = standIn.subscribe(() => {});
-    const { queryHash } = standIn.getCurrentQuery();
-    const release = () => {
-      clearTimeout(timeout);
-      stopWatching();
-      letGo();
-    };
-    const stopWatching = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'observerAdded' && event.observer !== standIn && event.query.queryHash === queryHash)
-        release();
-    });
-    const timeout = setTimeout(release, FIRST_QUERY_HELD_MS);
-    void queryClient.prefetchQuery(query);
-  };
-}
-
-/**
- * A screen loaded on demand: its component, and its route's handle: the function that starts loading its code, the
- * queries it shows first, and its module's name. A screen whose code has already arrived renders at once, rather than
- * suspending for a moment (its fallback shown, then replaced once React's pause between the two has passed).
- */
-function onDemand(module: ScreenModule, queries: readonly FirstQuery[] = []) {
-  const load = ROUTE_MODULES[`./routes/${module}.tsx`];
-  if (!load) throw new Error(`no route module ${module}`);
-  let loaded: ComponentType | undefined;
-  const loadCode = () =>
-    load().then((module) => {
-      loaded = module.default;
-      return module;
-    });
-  const Lazy = lazy(loadCode);
-  function Screen() {
-    const [Component] = useState(() => loaded ?? Lazy);
-    return <Component />;
-  }
-  const handle: RouteHandle = { load: loadCode, queries, module };
-  return { Screen, handle };
-}
-
-// The public screens' picture code is asked for beside their code. With a stored token the login screen first checks
-// the session, and asks for a picture only once that has lapsed.
-const startCaptcha = firstQuery(captchaQueryOptions);
-const loginQueries: FirstQuery[] = [
-  (queryClient) => {
-    if (!hasToken()) startCaptcha(queryClient);
-  },
-];
-// The login screen is in the first bundle; every other screen loads on demand.
-const Register = onDemand('register', [startCaptcha]);
-const ForgetPasswords = onDemand('forget-passwords', [startCaptcha]);
-const ShowDocx = onDemand('show-docx');
-// The shell shows the version and the signed-in email, checked once each time the app opens.
-const AppLayout = onDemand('app-layout', [firstQuery(runtimeConfigQueryOptions), firstQuery(sessionUserQueryOptions)]);
-const Person = onDemand('person');
-const Dashboard = onDemand('dashboard', [firstQuery(noticeQueryOptions), firstQuery(packageStatQueryOptions)]);
-const KnowledgeBase = onDemand('knowledge-base');
-const NodeStatus = onDemand('node-status');
-const Placeholder = onDemand('placeholder');
-const Shop = onDemand('shop', [firstQuery(plansQueryOptions)]);
-const ShopConfigure = onDemand('shop-configure');
-const Orders = onDemand('orders');
-const OrderStatus = onDemand('order-status');
-
-/** The route of a screen loaded on demand, titled. */
-function screenRoute(path: string, screen: ReturnType<typeof onDemand>, title: RouteHandle['title']): RouteObject {
-  return { path, element: <screen.Screen />, handle: { ...screen.handle, title } satisfies RouteHandle };
-}
-
-/** The route table of spec section 2, relative to the base path /person/. */
-export const routes: RouteObject[] = [
-  {
-    element: <RootRoute />,
-    children: [
-      { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
-      {
-        path: PATHS.login,
-        element: <LoginRoute />,
-        handle: { title: 'auth.login.title', queries: loginQueries } satisfies RouteHandle,
-      },
-      screenRoute(PATHS.register, Register, 'auth.register.title'),
-      screenRoute(PATHS.forgetPasswords, ForgetPasswords, 'auth.reset.title'),
-      screenRoute(PATHS.showDocx, ShowDocx, 'licence.title'),
-      {
-        element: <AppLayout.Screen />,
-        handle: AppLayout.handle,
-        children: [
-          { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
-          screenRoute(`${PATHS.dashboard}/:from?/:lang?`, Dashboard, 'nav.dashboard'),
-          screenRoute(PATHS.knowledgeBase, KnowledgeBase, 'nav.knowledgeBase'),
-          screenRoute(`${PATHS.shop}/:from?/:lang?`, Shop, 'nav.purchase'),
-          screenRoute(`${PATHS.nodeStatus}/:from?/:lang?`, NodeStatus, 'nav.nodeStatus'),
-          screenRoute(`${PATHS.orders}/:from?/:lang?`, Orders, 'nav.myOrder'),
-          screenRoute(PATHS.invite, Placeholder, 'nav.invite'),
-          screenRoute(PATHS.help, Placeholder, 'nav.help'),
-          screenRoute(PATHS.flow, Placeholder, 'nav.flow'),
-          screenRoute(PATHS.userCentre, Person, 'nav.userCentre'),
-          screenRoute(`${PATHS.shopConfigure}/:obj`, ShopConfigure, 'nav.configure'),
-          screenRoute(`${PATHS.orderStatus}/:params`, OrderStatus, 'nav.orderDetails'),
-          { path: '*', element: <Navigate to={PATHS.home} replace /> },
-        ],
-      },
-    ],
-  },
-];
+import { RootRoute } from './routes/root';
 
 /** The router's base: Vite's `base` (/person/) without its trailing slash. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '') || '/';
 
-/** The routes a location (below the base path) shows, outermost first. */
-export function matchLocation(pathname: string): RouteMatch<string, RouteObject>[] {
-  return matchRoutes(routes, pathname) ?? [];
-}
-
-/** Resolves in a task of its own: what follows runs once the browser has had the main thread back. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * Starts loading the code of every route a location shows, the shell and the screen inside it, and their first
- * queries, all side by side rather than each once the one before has rendered; nothing for a location the guard turns
- * away. Settles once the code has arrived (or failed to).
- */
-export async function preloadRoutes(
-  matches: readonly RouteMatch<string, RouteObject>[],
-  pathname: string,
-  queryClient: QueryClient,
-): Promise<void> {
-  if (!mayShow(pathname)) return;
-  const handles = matches.map(({ route }) => route.handle as RouteHandle | undefined);
-  // The data first, the screen's and the shell's side by side, as it waits on the server; then the code. Each query
-  // starts in a short task of its own: a page's first requests cost a phone's main thread several milliseconds each,
-  // which in one task held it for a Lighthouse-throttled 300 ms.
-  for (const startQuery of [...handles].reverse().flatMap((handle) => handle?.queries ?? [])) {
-    startQuery(queryClient);
-    await nextTask();
-  }
-  await Promise.allSettled(handles.map((handle) => handle?.load?.()));
+/** The language an address asks for (`/orders/mobile/en`, `?lang=en`), if any. */
+export function urlLanguage(url: URL | Location, params: Params) {
+  return urlOptions(url.search, params).language;
 }
 
 /**
- * Renders the route table inside a router (BrowserRouter in the app, MemoryRouter in tests), shares
- * the current matches, and sends the user to the login screen after a 401.
+ * Shows the language the address asks for before anything is asked of the server, so that every call goes in it.
+ * Once per navigation: a language the customer picks afterwards stays while the address does.
  */
-export function AppRoutes() {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const matches = useMemo(() => {
-    const matched = matchLocation(location.pathname);
-    void preloadRoutes(matched, location.pathname, queryClient);
-    return matched;
-  }, [location.pathname, queryClient]);
+async function applyUrlLanguage({ request, params }: LoaderFunctionArgs): Promise<null> {
+  const language = urlLanguage(new URL(request.url), params);
+  if (language) await setLanguage(language);
+  return null;
+}
 
-  useEffect(() => {
-    // The api client has already cleared storage; the login screen forgets the cached data.
-    setUnauthorizedHandler(() => void navigate(PATHS.login, { replace: true }));
-    return () => setUnauthorizedHandler(null);
-  }, [navigate]);
+/**
+ * The loader of a signed-in route (spec section 2: outside the public paths a stored token is required): the address's
+ * language, then the queries its screen shows first (`queryClient.ensureQueryData` with the options the screen reads
+ * them with), asked for beside its code. A query that fails is the screen's to show: the api client has already told
+ * the customer.
+ */
+function signedIn(firstData: () => readonly Promise<unknown>[] = () => []) {
+  return async (args: LoaderFunctionArgs): Promise<null> => {
+    if (!hasToken()) throw redirect(PATHS.login);
+    await applyUrlLanguage(args);
+    await Promise.allSettled(firstData());
+    return null;
+  };
+}
 
-  const element = useRoutes(routes, location);
-  return <RouteMatchesContext.Provider value={matches}>{element}</RouteMatchesContext.Provider>;
+/** A route module's screen, as a lazy route takes it. */
+const screen = (module: { default: ComponentType }) => ({ Component: module.default });
+
+/** The route table of spec section 2, relative to the base path /person/; every screen but login loads on demand. */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  const signedInScreen = (
+    path: string,
+    title: RouteHandle['title'],
+    lazy: RouteObject['lazy'],
+    firstData?: () => readonly Promise<unknown>[],
+  ): RouteObject => ({ path, handle: { title } satisfies RouteHandle, lazy, loader: signedIn(firstData) });
+  const placeholder = () => import('./routes/placeholder').then(screen);
+
+  return [
+    {
+      element: <RootRoute />,
+      errorElement: <RouteError standalone />,
+      // The brand index.html paints, until the first screen has its code and data.
+      hydrateFallbackElement: <p className="boot-brand">Mutenet</p>,
+      loader: applyUrlLanguage,
+      children: [
+        { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
+        { path: PATHS.login, element: <LoginRoute />, handle: { title: 'auth.login.title' } satisfies RouteHandle },
+        {
+          path: PATHS.register,
+          handle: { title: 'auth.register.title' } satisfies RouteHandle,
+          lazy: () => import('./routes/register').then(screen),
+        },
+        {
+          path: PATHS.forgetPasswords,
+          handle: { title: 'auth.reset.title' } satisfies RouteHandle,
+          lazy: () => import('./routes/forget-passwords').then(screen),
+        },
+        {
+          path: PATHS.showDocx,
+          handle: { title: 'licence.title' } satisfies RouteHandle,
+          lazy: () => import('./routes/show-docx').then(screen),
+        },
+        {
+          // The shell shows the version and the signed-in email, checked once each time the app opens.
+          lazy: () => import('./routes/app-layout').then(screen),
+          loader: signedIn(() => [
+            queryClient.ensureQueryData(runtimeConfigQueryOptions()),
+            queryClient.ensureQueryData(sessionUserQueryOptions()),
+          ]),
+          children: [
+            {
+              // A screen that cannot load says so inside the shell, which stays.
+              errorElement: <RouteError />,
+              children: [
+                { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
+                signedInScreen(
+                  `${PATHS.dashboard}/:from?/:lang?`,
+                  'nav.dashboard',
+                  () => import('./routes/dashboard').then(screen),
+                  () => [
+                    queryClient.ensureQueryData(noticeQueryOptions()),
+                    queryClient.ensureQueryData(packageStatQueryOptions()),
+                  ],
+                ),
+                signedInScreen(PATHS.knowledgeBase, 'nav.knowledgeBase', () =>
+                  import('./routes/knowledge-base').then(screen),
+                ),
+                signedInScreen(
+                  `${PATHS.shop}/:from?/:lang?`,
+                  'nav.purchase',
+                  () => import('./routes/shop').then(screen),
+                  () => [queryClient.ensureQueryData(plansQueryOptions())],
+                ),
+                signedInScreen(`${PATHS.nodeStatus}/:from?/:lang?`, 'nav.nodeStatus', () =>
+                  import('./routes/node-status').then(screen),
+                ),
+                signedInScreen(`${PATHS.orders}/:from?/:lang?`, 'nav.myOrder', () =>
+                  import('./routes/orders').then(screen),
+                ),
+                signedInScreen(PATHS.invite, 'nav.invite', placeholder),
+                signedInScreen(PATHS.help, 'nav.help', placeholder),
+                signedInScreen(PATHS.flow, 'nav.flow', placeholder),
+                signedInScreen(PATHS.userCentre, 'nav.userCentre', () => import('./routes/person').then(screen)),
+                signedInScreen(`${PATHS.shopConfigure}/:obj`, 'nav.configure', () =>
+                  import('./routes/shop-configure').then(screen),
+                ),
+                signedInScreen(`${PATHS.orderStatus}/:params`, 'nav.orderDetails', () =>
+                  import('./routes/order-status').then(screen),
+                ),
+                { path: '*', element: <Navigate to={PATHS.home} replace /> },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/** After a 401 (the api client has cleared storage) the router sends the customer to the login screen. */
+export function sendToLoginOnUnauthorized(router: AppRouter): AppRouter {
+  setUnauthorizedHandler(() => void router.navigate(PATHS.login, { replace: true }));
+  return router;
+}
+
+/** The panel's router: the code and first data of the address the page opened at start loading at once. */
+export function createAppRouter(routes: RouteObject[]): AppRouter {
+  return sendToLoginOnUnauthorized(createBrowserRouter(routes, { basename: ROUTER_BASENAME }));
 }

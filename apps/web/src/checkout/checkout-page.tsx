@@ -11,6 +11,7 @@ import {
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import * as z from 'zod/mini';
 import { ORDER_STATUS_LABELS } from '../i18n/order-statuses';
+import { packageTypeText } from '../i18n/package-types';
 import { formatMoney } from '../lib/money';
 import { CheckoutError, type CheckoutSession, callCheckout } from './checkout-api';
 import { parseCheckoutPath, readCheckoutToken } from './checkout-location';
@@ -300,7 +301,7 @@ function OrderSummary({
   const { order } = checkout;
   const rows: [string, ReactNode, string][] = [
     [text.product, order.pdName, 'product'],
-    [text.type, order.pkgType, 'type'],
+    [text.type, packageTypeText(order.pkgType, language), 'type'],
     [text.amount, formatMoney(order.totalPrice, order.currency, language), 'amount'],
     [
       text.status,

@@ -1,6 +1,6 @@
 import { LANGUAGES } from '@mutenet/contract';
 import { describe, expect, it, vi } from 'vitest';
-import { getSessionValue, SESSION_KEYS } from '../lib/storage';
+import { getSessionValue, SESSION_KEYS, setSessionValue } from '../lib/storage';
 import { currentRequestLanguage, i18n, parseLanguage, setLanguage } from './i18n';
 import { en } from './resources/en';
 import { zh } from './resources/zh';
@@ -16,7 +16,7 @@ describe('i18n', () => {
     // A module of its own, as a page load makes it: other suites in this worker have shown other languages.
     vi.resetModules();
     const fresh = await import('./i18n');
-    await fresh.i18nReady;
+    await fresh.startI18n();
     expect(fresh.i18n.hasResourceBundle('por', 'translation')).toBe(true);
     expect(fresh.i18n.hasResourceBundle('en', 'translation')).toBe(false);
     expect(fresh.i18n.hasResourceBundle('zh', 'translation')).toBe(false);
@@ -24,6 +24,17 @@ describe('i18n', () => {
     expect(fresh.i18n.hasResourceBundle('zh', 'translation')).toBe(true);
     expect(fresh.i18n.hasResourceBundle('en', 'translation')).toBe(false);
     expect(fresh.i18n.t('auth.login.title')).toBe(zh.auth.login.title);
+  });
+
+  it('starts in the language of the address, over the one this tab showed last, loading only that one', async () => {
+    setSessionValue(SESSION_KEYS.language, 'zh');
+    vi.resetModules();
+    const fresh = await import('./i18n');
+    await fresh.startI18n('en');
+    expect(fresh.currentRequestLanguage()).toBe('en');
+    expect(getSessionValue(SESSION_KEYS.language)).toBe('en');
+    expect(fresh.i18n.hasResourceBundle('zh', 'translation')).toBe(false);
+    expect(fresh.i18n.hasResourceBundle('por', 'translation')).toBe(false);
   });
 
   it('reads stored and wire language codes', () => {

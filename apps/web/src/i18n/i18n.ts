@@ -65,11 +65,6 @@ export async function setLanguage(language: Language): Promise<void> {
   if (i18n.language !== language) await i18n.changeLanguage(language);
 }
 
-function initialLanguage(): Language {
-  const fromQuery = parseLanguage(new URLSearchParams(globalThis.location?.search ?? '').get('lang'));
-  return fromQuery ?? parseLanguage(getSessionValue(SESSION_KEYS.language)) ?? DEFAULT_LANGUAGE;
-}
-
 function reflectLanguage(language: string): void {
   const parsed = parseLanguage(language) ?? DEFAULT_LANGUAGE;
   document.documentElement.lang = REQUEST_LANGUAGE[parsed];
@@ -77,19 +72,27 @@ function reflectLanguage(language: string): void {
 
 i18n.on('languageChanged', reflectLanguage);
 
-const language = initialLanguage();
-setSessionValue(SESSION_KEYS.language, language);
+let started: Promise<unknown> | undefined;
+
 /**
- * Settles once the language on screen has its strings (a change of language loads the new one before it switches).
- * Every language has every key (`Resources`), so no fallback language is loaded beside it.
+ * Starts the translations in the language the address asks for, else the one this tab showed last, else the default,
+ * and settles once its strings have arrived (a change of language loads the new one before it switches). Only that
+ * language is loaded: every language has every key (`Resources`), so no fallback is loaded beside it. Called again, it
+ * switches to the language given.
  */
-export const i18nReady: Promise<unknown> = i18n
-  .use(loadResources)
-  .use(initReactI18next)
-  .init({
-    lng: language,
-    fallbackLng: false,
-    supportedLngs: [...LANGUAGES],
-    load: 'currentOnly',
-    interpolation: { escapeValue: false },
-  });
+export function startI18n(urlLanguage?: Language): Promise<unknown> {
+  if (started) return urlLanguage ? started.then(() => setLanguage(urlLanguage)) : started;
+  const language = urlLanguage ?? parseLanguage(getSessionValue(SESSION_KEYS.language)) ?? DEFAULT_LANGUAGE;
+  setSessionValue(SESSION_KEYS.language, language);
+  started = i18n
+    .use(loadResources)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: false,
+      supportedLngs: [...LANGUAGES],
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+    });
+  return started;
+}

@@ -1,9 +1,19 @@
 import { notifications } from '@mantine/notifications';
-import { ERROR_CODE, getCaptcha, getSubscribeUrl, login, logout, register, sendEmailCode } from '@mutenet/contract';
+import {
+  ERROR_CODE,
+  getCaptcha,
+  getSubscribeUrl,
+  login,
+  logout,
+  RUNTIME_CONFIG_PATH,
+  RuntimeConfigSchema,
+  register,
+  sendEmailCode,
+} from '@mutenet/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../i18n/i18n';
 import { envelope, type FetchStub, stubFetch } from '../testing/fetch-stub';
-import { ApiError, callEndpoint, callTextEndpoint, setUnauthorizedHandler, statusText } from './api-client';
+import { ApiError, callEndpoint, callTextEndpoint, fetchJson, setUnauthorizedHandler, statusText } from './api-client';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from './storage';
 
 let net: FetchStub;
@@ -171,6 +181,14 @@ describe('no answer', () => {
     const error = (await callEndpoint(logout).catch((e: unknown) => e)) as ApiError;
     expect(error.kind).toBe('network');
     expect(lastToast()).toMatchObject({ title: 'Error', message: 'Network error' });
+  });
+
+  it('toasts "Network error" for a plain JSON file too (the runtime configuration), in the language on screen', async () => {
+    await setLanguage('por');
+    net.on('GET', RUNTIME_CONFIG_PATH, () => Promise.reject(new TypeError('Failed to fetch')));
+    const error = (await fetchJson(RUNTIME_CONFIG_PATH, RuntimeConfigSchema).catch((e: unknown) => e)) as ApiError;
+    expect(error.kind).toBe('network');
+    expect(lastToast()).toMatchObject({ title: 'Erro', message: 'Erro de rede' });
   });
 
   it('gives up after 5 s by default and 10 s for helper calls', async () => {

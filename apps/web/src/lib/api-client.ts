@@ -2,7 +2,6 @@ import { type Endpoint, envelopeOf, SUCCESS_CODE } from '@mutenet/contract';
 import * as z from 'zod/mini';
 import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
 import type { Resources } from '../i18n/resources/en';
-import { takeEarlyAnswer } from './early-calls';
 import { type ToastOptions, toastError, toastMistake } from './notify';
 import { clearStorage, getToken } from './storage';
 
@@ -67,18 +66,15 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
 type RequestOptions = { method?: string; timeout?: number; query?: Record<string, string>; body?: URLSearchParams };
 
 /**
- * One request with the token, the request language and a time limit (spec section 7), or the answer the page already
- * asked for as it started (`early-calls.ts`). `fetch` is looked up on every call, so that tests can stand in for the
- * network.
+ * One request with the token, the request language and a time limit (spec section 7). `fetch` is looked up on every
+ * call, so that tests can stand in for the network.
  */
 async function request(
   path: string,
   { method = 'GET', timeout = DEFAULT_TIMEOUT_MS, query, body }: RequestOptions = {},
 ): Promise<Response> {
-  const language = currentRequestLanguage();
   const token = getToken();
-  const early = query || body ? undefined : takeEarlyAnswer(method, path, token, language);
-  const headers = new Headers({ 'Accept-Language': language });
+  const headers = new Headers({ 'Accept-Language': currentRequestLanguage() });
   if (token) headers.set('Authorization', token);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,7 +86,7 @@ async function request(
   });
   try {
     const url = query ? `${path}?${new URLSearchParams(query)}` : path;
-    const response = early ?? globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
+    const response = globalThis.fetch(url, { method, headers, body: body ?? null, signal: controller.signal });
     return await Promise.race([response, timedOut]);
   } finally {
     clearTimeout(timer);
@@ -151,19 +147,19 @@ function failHttp(status: number, serverMessage: string | undefined, toast: Toas
 }
 
 /** Sends one call; no answer at all (a network failure, a time-out) is shown to the user and raised here. */
-async function send(endpoint: Endpoint, options: CallOptions): Promise<Response> {
+async function send(path: string, requestOptions: RequestOptions, toast?: ToastOptions): Promise<Response> {
   try {
-    return await request(endpoint.path, {
-      method: endpoint.method,
-      timeout: options.timeout,
-      query: options.query,
-      body: options.body && formBody(options.body),
-    });
+    return await request(path, requestOptions);
   } catch (error) {
     const message = i18n.t('toast.networkError');
-    toastError(message, options.toast);
+    toastError(message, toast);
     throw new ApiError('network', message, { data: error });
   }
+}
+
+/** Sends a contract endpoint's call, its body form-encoded. */
+function sendCall({ method, path }: Endpoint, { body, timeout, query, toast }: CallOptions): Promise<Response> {
+  return send(path, { method, timeout, query, body: body && formBody(body) }, toast);
 }
 
 /** An HTTP error status, or an envelope whose code is not 0: shown to the user (unless quiet) and raised. */
@@ -199,7 +195,7 @@ export async function callEndpoint<E extends Endpoint>(
   endpoint: E,
   options: CallOptions = {},
 ): Promise<ApiResponse<E>> {
-  const response = await send(endpoint, options);
+  const response = await sendCall(endpoint, options);
   const body = await readBody(response);
   failOnError(response, AnyEnvelopeSchema.safeParse(body), options);
   return parseResponse(endpoint, body, response, options);
@@ -214,16 +210,16 @@ export async function callTextEndpoint<E extends Endpoint>(
   endpoint: E,
   options: CallOptions = {},
 ): Promise<ApiResponse<E>> {
-  const response = await send(endpoint, options);
+  const response = await sendCall(endpoint, options);
   const text = await response.text().catch(() => '');
   const isJson = response.headers.get('content-type')?.includes('json') ?? false;
   failOnError(response, AnyEnvelopeSchema.safeParse(isJson ? parseJson(text) : undefined), options);
   return parseResponse(endpoint, text.trim(), response, options);
 }
 
-/** A plain JSON file (not an envelope), such as the runtime configuration. */
+/** A plain JSON file (not an envelope), such as the runtime configuration; no answer at all is shown as any call's. */
 export async function fetchJson<T>(path: string, schema: z.ZodMiniType<T>): Promise<T> {
-  const response = await request(path);
+  const response = await send(path, {});
   if (!response.ok) throw new ApiError('http', `${path} answered ${response.status}`, { status: response.status });
   return schema.parse(await response.json());
 }

@@ -18,17 +18,3 @@ export const PATHS = {
   shopConfigure: '/shopConfigure',
   orderStatus: '/status',
 } as const;
-
-/** Reachable without a token (spec section 2); every other path needs one. */
-export const PUBLIC_PATHS: readonly string[] = [
-  PATHS.login,
-  PATHS.register,
-  PATHS.root,
-  PATHS.showDocx,
-  PATHS.forgetPasswords,
-];
-
-export function isPublicPath(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return PUBLIC_PATHS.includes(path || '/');
-}

@@ -13,16 +13,31 @@ declare module '@tanstack/react-query' {
 
 /**
  * How long data read afresh whenever its screen opens stays fresh: long enough that the screen, mounting once its
- * code has arrived, does not ask again for what its route asked for as it opened.
+ * route's loader has it, does not ask again for it.
  */
 export const FRESH_WHILE_OPENING_MS = 5_000;
 
-/** Errors are shown by the api client, so queries neither retry nor refetch behind the user's back. */
+/**
+ * A query its route's loader asks for on every visit (`app/router.tsx`): the screen, mounting once the loader is done,
+ * shows a failure the loader met (the api client has toasted it) rather than asking again at once with a second toast.
+ */
+export const ASKED_BY_ITS_ROUTE = { retryOnMount: false } as const;
+
+/**
+ * Errors are shown by the api client, so queries neither retry nor refetch behind the user's back. Calls go out
+ * whether or not the browser thinks it is online (rather than waiting, silently, for it to say so): one that gets no
+ * answer shows the spec's "Network error" at once.
+ */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
-      mutations: { retry: false },
+      queries: {
+        networkMode: 'always',
+        retry: false,
+        refetchOnWindowFocus: false,
+        staleTime: 30_000,
+      },
+      mutations: { networkMode: 'always', retry: false },
     },
   });
 }

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ReactElement, type ReactNode, StrictMode, useState } from 'react';
@@ -20,23 +20,30 @@ function LocationProbe() {
   );
 }
 
-export function TestProviders({ children, path = '/' }: { children: ReactNode; path?: string }) {
-  const [queryClient] = useState(createQueryClient);
+/** The app's providers as tests run them (no transitions), around a router of the caller's. */
+export function TestAppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   useRefetchLocalizedOnLanguageChange(queryClient);
   return (
     <StrictMode>
       <I18nextProvider i18n={i18n}>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
           <Notifications />
-          <QueryClientProvider client={queryClient}>
-            <MemoryRouter initialEntries={[path]}>
-              {children}
-              <LocationProbe />
-            </MemoryRouter>
-          </QueryClientProvider>
+          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </MantineProvider>
       </I18nextProvider>
     </StrictMode>
+  );
+}
+
+function TestProviders({ children, path = '/' }: { children: ReactNode; path?: string }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <TestAppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        {children}
+        <LocationProbe />
+      </MemoryRouter>
+    </TestAppProviders>
   );
 }
 

@@ -1,29 +1,24 @@
-import { Suspense, useCallback, useDeferredValue } from 'react';
+import { useCallback, useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { resolveActiveEntry } from '../../components/shell/menu';
 import { ShellLayout } from '../../components/shell/shell-layout';
-import { ScreenLoader } from '../../components/ui/screen-loader';
 import { useSessionUser } from '../../features/auth/api/check-session';
 import { useLogout } from '../../features/auth/api/logout';
 import { PATHS } from '../../lib/paths';
 import { urlOptions } from '../../lib/route-params';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { getSessionValue, hasToken, SESSION_KEYS } from '../../lib/storage';
-import { routeParams, routeTitle, useRouteMatches } from '../route-handle';
+import { useRouteTitle, useScreenParams } from '../route-handle';
 
 /** The screen inside the shell: one element for good, so that the shell renders again only when its props change. */
-const SCREEN = (
-  <Suspense fallback={<ScreenLoader />}>
-    <Outlet />
-  </Suspense>
-);
+const SCREEN = <Outlet />;
 
 /** The signed-in screens inside the shell; composes the shell with sign-out and the session's email. */
 export default function AppLayoutRoute() {
   const { t } = useTranslation();
   const location = useLocation();
-  const matches = useRouteMatches();
+  const params = useScreenParams();
   const navigate = useNavigate();
   const config = useRuntimeConfig();
   const storedEmail = getSessionValue(SESSION_KEYS.email);
@@ -33,7 +28,7 @@ export default function AppLayoutRoute() {
   const { mutate: logout, isPending: signingOut } = useLogout({
     onSettled: () => void navigate(PATHS.login, { replace: true }),
   });
-  const titleKey = routeTitle(matches);
+  const titleKey = useRouteTitle();
   // What the session check and the configuration bring reaches the shell in a background render: their answers
   // render this component again at once, and the shell (unchanged until then) is left alone.
   const email = useDeferredValue(storedEmail ?? session.data?.user ?? '');
@@ -47,7 +42,7 @@ export default function AppLayoutRoute() {
   return (
     <ShellLayout
       title={titleKey ? t(titleKey) : ''}
-      bare={urlOptions(location.search, routeParams(matches)).mobile}
+      bare={urlOptions(location.search, params).mobile}
       active={resolveActiveEntry(location.pathname)}
       email={email}
       version={version}

@@ -67,7 +67,7 @@ describe('configure screen', () => {
     net.on('POST', '/mutenet/user/order/create', envelope({ orderNo: NEW_ORDER }));
     const { user, location } = renderConfigure();
     await user.click(await screen.findByRole('radio', { name: 'BRL · Real brasileiro' }));
-    await user.click(screen.getByRole('radio', { name: /100 GB \/ 90 days/ }));
+    await user.click(screen.getByRole('radio', { name: /100 GB \/ 90 dias/ }));
     await user.click(screen.getByRole('button', { name: 'Fazer pedido' }));
 
     await waitFor(() => expect(location()).toBe(`/status/${NEW_ORDER}`));

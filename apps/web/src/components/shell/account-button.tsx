@@ -19,11 +19,19 @@ export function AccountButton({ email, ...props }: { email: string } & Component
         </Box>
       }
       aria-label={t('shell.accountMenu', { email })}
+      title={email}
       className="account-button"
       data-testid="user-menu"
       {...props}
     >
-      <Box component="span" visibleFrom="sm" maw={200} style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+      {/* One line, cut with an ellipsis where it is long: the whole email is in the button's name and its hover text,
+          and in the menu it opens. */}
+      <Box
+        component="span"
+        visibleFrom="sm"
+        maw={200}
+        style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
         {email}
       </Box>
     </Button>

@@ -81,7 +81,9 @@ export const ShellLayout = memo(function ShellLayout(props: ShellLayoutProps) {
               aria-expanded={drawerOpened}
               data-testid="menu-burger"
             />
-            <Text fw={600} fz={{ base: 'md', sm: 'lg' }} truncate="end" data-testid="page-title">
+            {/* Smaller on a phone, and on two lines rather than cut where it needs them: "Detalhes do pedido" is
+                wider than a 375 px phone leaves it. */}
+            <Text fw={600} fz={{ base: 'sm', xs: 'md', sm: 'lg' }} lh={1.2} data-testid="page-title">
               {title}
             </Text>
           </Group>

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Menu.css';
 import { Menu } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogoutIcon, UserIcon } from '../ui/icons';
 import { AccountButton } from './account-button';
@@ -11,6 +11,25 @@ export type UserMenuProps = {
   onUserCentre: () => void;
   onSignOut: () => void;
 };
+
+/**
+ * An email with the places to break a line that a reader expects, after its @ and before its dots: a long one is
+ * wider than a phone's menu, and would otherwise break in the middle of a word.
+ */
+function withBreaks(email: string): ReactNode[] {
+  let end = 0;
+  return email.split(/(?<=@)|(?=\.)/).map((part) => {
+    const first = end === 0;
+    end += part.length;
+    // Keyed by where the part ends in the email, which no other part shares.
+    return (
+      <Fragment key={end}>
+        {first ? null : <wbr />}
+        {part}
+      </Fragment>
+    );
+  });
+}
 
 /**
  * The account menu, loaded by the first click on the account button it takes the place of. It mounts closed, gives
@@ -36,9 +55,10 @@ export default function UserMenuDropdown({ email, onUserCentre, onSignOut }: Use
       <Menu.Target>
         <AccountButton email={email} ref={target} />
       </Menu.Target>
-      <Menu.Dropdown>
+      {/* As wide as its email where there is room; on a phone no wider than the screen, the email then wrapping. */}
+      <Menu.Dropdown maw="calc(100vw - var(--mantine-spacing-md))">
         <Menu.Label fz="sm" c="dark" data-testid="user-email">
-          {email}
+          {withBreaks(email)}
         </Menu.Label>
         <Menu.Divider />
         <Menu.Item leftSection={<UserIcon size={16} />} onClick={onUserCentre} data-testid="menu-user-centre">

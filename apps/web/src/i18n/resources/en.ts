@@ -6,6 +6,8 @@ export const en = {
   app: {
     name: 'Mutenet',
     loading: 'Loading…',
+    screenLoadFailed: 'This screen could not be loaded.',
+    checkConnection: 'Check your connection and try again.',
     skipToContent: 'Skip to content',
     language: 'Language',
   },

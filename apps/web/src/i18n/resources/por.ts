@@ -7,6 +7,8 @@ export const por: Resources = {
   app: {
     name: 'Mutenet',
     loading: 'Carregando…',
+    screenLoadFailed: 'Não foi possível carregar esta tela.',
+    checkConnection: 'Verifique a sua conexão e tente novamente.',
     skipToContent: 'Pular para o conteúdo',
     language: 'Idioma',
   },

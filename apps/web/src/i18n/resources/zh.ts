@@ -7,6 +7,8 @@ export const zh: Resources = {
   app: {
     name: 'Mutenet',
     loading: '加载中…',
+    screenLoadFailed: '无法加载此页面。',
+    checkConnection: '请检查网络连接后重试。',
     skipToContent: '跳到主要内容',
     language: '语言',
   },

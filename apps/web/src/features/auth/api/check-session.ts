@@ -2,6 +2,7 @@ import { login, type SessionUser } from '@mutenet/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { callEndpoint } from '../../../lib/api-client';
+import { ASKED_BY_ITS_ROUTE } from '../../../lib/react-query';
 import { hasToken, SESSION_KEYS, setSessionValue } from '../../../lib/storage';
 
 /** The login call without a body: answers with the user while the stored token is valid, HTTP 401 once it is not. */
@@ -47,7 +48,12 @@ export function useSessionCheck({ onValid }: { onValid: () => void }): { checkin
 
 /** The signed-in user, for a tab that has the token but not yet the email (a new tab, say). */
 export function sessionUserQueryOptions() {
-  return queryOptions({ queryKey: ['auth', 'session'], queryFn: checkSession, staleTime: Number.POSITIVE_INFINITY });
+  return queryOptions({
+    queryKey: ['auth', 'session'],
+    queryFn: checkSession,
+    staleTime: Number.POSITIVE_INFINITY,
+    ...ASKED_BY_ITS_ROUTE,
+  });
 }
 
 export function useSessionUser({ enabled }: { enabled: boolean }) {

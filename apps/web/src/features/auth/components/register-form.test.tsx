@@ -1,6 +1,7 @@
 import { ERROR_CODE } from '@mutenet/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLanguage } from '../../../i18n/i18n';
 import { envelope, type FetchStub, stubFetch } from '../../../testing/fetch-stub';
 import { renderWithProviders } from '../../../testing/render';
 import { RegisterForm } from './register-form';
@@ -41,12 +42,22 @@ describe('RegisterForm', () => {
     expect(submit).toBeDisabled();
   });
 
-  it('links to the licence agreement in a new tab', async () => {
+  it('links to the licence agreement in a new tab, in the language on screen', async () => {
     await renderRegister();
     const link = screen.getByRole('link', { name: /user licence agreement/ });
-    expect(link).toHaveAttribute('href', '/showDocx');
+    expect(link).toHaveAttribute('href', '/showDocx?lang=en');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
+  });
+
+  it('opens the licence agreement in Portuguese or Chinese when the screen is in it', async () => {
+    await setLanguage('por');
+    const { unmount } = await renderRegister();
+    expect(screen.getByTestId('terms-link')).toHaveAttribute('href', '/showDocx?lang=por');
+    unmount();
+    await setLanguage('zh');
+    await renderRegister();
+    expect(screen.getByTestId('terms-link')).toHaveAttribute('href', '/showDocx?lang=zh');
   });
 
   it('shows the password rule under each password field until that field meets it', async () => {

@@ -6,6 +6,7 @@ import { type ErrorKey, RegisterFormSchema, USERNAME_MAX_LENGTH } from '@mutenet
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useLanguage } from '../../../i18n/use-language';
 import { toastSuccess } from '../../../lib/notify';
 import { PATHS } from '../../../lib/paths';
 import { validate } from '../../../lib/validate';
@@ -50,6 +51,7 @@ function fieldOf(error: ErrorKey, values: Values): Field {
 /** Registration (spec section 2): the button stays disabled until the licence agreement is accepted. */
 export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const { t } = useTranslation();
+  const { language } = useLanguage();
   const formRef = useRef<HTMLFormElement>(null);
   const captcha = useCaptcha();
   const { values, change, errorFor, report } = useCaptchaFormFields<Field>(EMPTY, captcha);
@@ -113,7 +115,8 @@ export function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
               {t('auth.register.agree')}{' '}
               <Anchor
                 component={Link}
-                to={PATHS.showDocx}
+                // A new tab starts with no stored language: the address carries the one on screen.
+                to={`${PATHS.showDocx}?lang=${language}`}
                 target="_blank"
                 rel="noopener noreferrer"
                 inherit

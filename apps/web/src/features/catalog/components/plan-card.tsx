@@ -7,6 +7,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SafeHtml } from '../../../components/ui/safe-html';
+import { packageTypeText } from '../../../i18n/package-types';
 import { displayPrice } from '../utils/display-price';
 import { PriceTag } from './price-tag';
 
@@ -35,7 +36,7 @@ export function PlanCard({ plan, language, orderHref }: { plan: Plan; language: 
         )}
         {first ? (
           <Text size="sm" fw={600} data-testid="plan-package">
-            {t('shop.packageType')}: {first.pkgType}
+            {t('shop.packageType')}: {packageTypeText(first.pkgType, REQUEST_LANGUAGE[language])}
           </Text>
         ) : null}
         <SafeHtml html={plan.content} fz="sm" flex={1} data-testid="plan-content" />

@@ -75,17 +75,19 @@ describe('PlanList', () => {
     expect(card.getByTestId('plan-price-real')).toHaveTextContent('$4.99');
     const old = card.getByTestId('plan-price-old');
     expect(old.tagName).toBe('S');
-    expect(old).toHaveTextContent('Original price: $6');
+    // With the decimals of the price beside it.
+    expect(old).toHaveTextContent(/^Original price: \$6\.00$/);
     expect(card.getByTestId('plan-package')).toHaveTextContent('100 GB / 30 days');
   });
 
-  it('shows reais with R$ in Portuguese, and falls back to the only currency a package has', async () => {
+  it('shows reais with R$ and the package type in Portuguese, and falls back to the only currency a package has', async () => {
     await setLanguage('por');
     net.on('GET', '/mutenet/packages', envelope(PLANS));
     renderShop();
     const [first, second] = await cards();
     expect(within(first as HTMLElement).getByTestId('plan-price-real')).toHaveTextContent('R$24,90');
-    expect(within(first as HTMLElement).getByTestId('plan-price-old')).toHaveTextContent('R$30');
+    expect(within(first as HTMLElement).getByTestId('plan-price-old')).toHaveTextContent(/^Preço original: R\$30,00$/);
+    expect(within(first as HTMLElement).getByTestId('plan-package')).toHaveTextContent(/^Pacote: 100 GB \/ 30 dias$/);
     // The 500 GB plan has no BRL price: its dollars are shown.
     expect(within(second as HTMLElement).getByTestId('plan-price-real')).toHaveTextContent('$15,99');
   });

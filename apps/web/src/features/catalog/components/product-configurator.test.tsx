@@ -37,7 +37,7 @@ describe('ProductConfigurator', () => {
     expect(within(cycle).getByRole('radio', { name: /100 GB \/ 90 days/ })).toHaveTextContent('$6.99');
 
     expect(screen.getByTestId('selected-price-real')).toHaveTextContent('$4.99');
-    expect(screen.getByTestId('selected-price-old')).toHaveTextContent('$6');
+    expect(screen.getByTestId('selected-price-old')).toHaveTextContent(/^Original price: \$6\.00$/);
     expect(screen.getByTestId('selected-cycle')).toHaveTextContent('Cycle: 100 GB / 30 days');
     expect(screen.getByTestId('summary-product')).toHaveTextContent('Traffic 100 GB × 100 GB / 30 days');
     expect(screen.getByTestId('summary-price')).toHaveTextContent('$4.99');
@@ -55,11 +55,20 @@ describe('ProductConfigurator', () => {
     await user.click(screen.getByRole('radio', { name: /100 GB \/ 90 days/ }));
     expect(screen.getByRole('radio', { name: /100 GB \/ 90 days/ })).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByTestId('selected-price-real')).toHaveTextContent('R$34.90');
-    expect(screen.getByTestId('selected-price-old')).toHaveTextContent('R$40');
+    expect(screen.getByTestId('selected-price-old')).toHaveTextContent(/^Original price: R\$40\.00$/);
     expect(screen.getByTestId('selected-cycle')).toHaveTextContent('100 GB / 90 days');
     expect(screen.getByTestId('summary-product')).toHaveTextContent('Traffic 100 GB × 100 GB / 90 days');
     expect(screen.getByTestId('summary-total')).toHaveTextContent('34.90 BRL');
     expect(screen.getByTestId('place')).toHaveTextContent('{"pkgId":2,"currency":"BRL"}');
+  });
+
+  it('names the cycles in the language on screen', async () => {
+    await setLanguage('zh');
+    net.on('GET', '/mutenet/payment/currencies', envelope({ currencies: CURRENCIES }));
+    renderConfigurator();
+    expect(await screen.findByRole('radio', { name: /100 GB \/ 90 天/ })).toBeInTheDocument();
+    expect(screen.getByTestId('selected-cycle')).toHaveTextContent(/100 GB \/ 30 天$/);
+    expect(screen.getByTestId('summary-product')).toHaveTextContent(/100 GB × 100 GB \/ 30 天$/);
   });
 
   it('gives no selection until the currencies have loaded', async () => {

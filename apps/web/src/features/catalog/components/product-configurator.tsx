@@ -10,6 +10,7 @@ import { type Product, REQUEST_LANGUAGE } from '@mutenet/contract';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WarningAlert } from '../../../components/ui/warning-alert';
+import { packageTypeText } from '../../../i18n/package-types';
 import { useLanguage } from '../../../i18n/use-language';
 import { formatAmount, formatMoney } from '../../../lib/money';
 import { toastWarning } from '../../../lib/notify';
@@ -45,6 +46,7 @@ export function ProductConfigurator({
   const currency = list.find((candidate) => candidate.code === currencyCode) ?? list[0];
   const pkg = product.packages.find((candidate) => candidate.pkgId === pkgId) ?? product.packages[0];
   const price = currency && pkg ? pkg.prices[currency.code] : undefined;
+  const typeOf = (shown: { pkgType: string }) => packageTypeText(shown.pkgType, requestLanguage);
   const selection: OrderSelection | null =
     currency && pkg && price ? { pkgId: pkg.pkgId, currency: currency.code } : null;
 
@@ -60,7 +62,7 @@ export function ProductConfigurator({
           ) : null}
           {pkg ? (
             <Text data-testid="selected-cycle">
-              {t('configure.cycle')}: {pkg.pkgType}
+              {t('configure.cycle')}: {typeOf(pkg)}
             </Text>
           ) : null}
         </Stack>
@@ -116,7 +118,7 @@ export function ProductConfigurator({
                       <Radio.Indicator />
                       {/* May narrow below its longest word, which then breaks (global.css): an operator's label. */}
                       <Box miw={0}>
-                        <Text fw={600}>{option.pkgType}</Text>
+                        <Text fw={600}>{typeOf(option)}</Text>
                         <Text size="sm">
                           {optionPrice && currency
                             ? formatMoney(optionPrice.real, currency.code, requestLanguage)
@@ -163,7 +165,7 @@ export function ProductConfigurator({
             {t('configure.summary')}
           </Title>
           <SummaryRow label={t('configure.product')} testId="summary-product">
-            {pkg ? t('configure.productTimesCycle', { product: product.pdName, cycle: pkg.pkgType }) : product.pdName}
+            {pkg ? t('configure.productTimesCycle', { product: product.pdName, cycle: typeOf(pkg) }) : product.pdName}
           </SummaryRow>
           <SummaryRow label={t('configure.price')} testId="summary-price">
             {price && currency ? formatMoney(price.real, currency.code, requestLanguage) : '—'}

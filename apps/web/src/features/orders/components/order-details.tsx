@@ -6,6 +6,7 @@ import { type Order, type OrderStatus, REQUEST_LANGUAGE } from '@mutenet/contrac
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { packageTypeText } from '../../../i18n/package-types';
 import type { Resources } from '../../../i18n/resources/en';
 import { useLanguage } from '../../../i18n/use-language';
 import { formatDateTime } from '../../../lib/dates';
@@ -128,7 +129,7 @@ function OrderSheet({
 
       <InfoSection title={t('details.commodity')} testId="order-commodity">
         <InfoRow label={t('details.productName')}>{order.pdName}</InfoRow>
-        <InfoRow label={t('details.type')}>{order.pkgType}</InfoRow>
+        <InfoRow label={t('details.type')}>{packageTypeText(order.pkgType, REQUEST_LANGUAGE[language])}</InfoRow>
         <InfoRow label={t('details.amount')}>
           {formatMoney(order.totalPrice, order.currency, REQUEST_LANGUAGE[language])}
         </InfoRow>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ChevronRightIcon } from '../../../components/ui/icons';
+import { packageTypeText } from '../../../i18n/package-types';
 import { useLanguage } from '../../../i18n/use-language';
 import { formatDateTime } from '../../../lib/dates';
 import { formatMoney } from '../../../lib/money';
@@ -131,7 +132,7 @@ function OrderTable({
                   {order.no}
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{order.pkgType}</Text>
+                  <Text size="sm">{packageTypeText(order.pkgType, REQUEST_LANGUAGE[language])}</Text>
                   <Text size="xs" c="dimmed">
                     {order.pdName}
                   </Text>

@@ -1,7 +1,7 @@
 import { getPackageStat, type PackageStat } from '@mutenet/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '../../../lib/api-client';
-import { FRESH_WHILE_OPENING_MS } from '../../../lib/react-query';
+import { ASKED_BY_ITS_ROUTE, FRESH_WHILE_OPENING_MS } from '../../../lib/react-query';
 
 /** Every subscription query lives under this key, so that a reset refreshes the link and the packages together. */
 export const SUBSCRIPTION_QUERY_KEY = ['subscription'] as const;
@@ -24,6 +24,7 @@ export function packageStatQueryOptions() {
     meta: { localized: true },
     staleTime: FRESH_WHILE_OPENING_MS,
     refetchOnWindowFocus: true,
+    ...ASKED_BY_ITS_ROUTE,
   });
 }
 
