@@ -8,24 +8,11 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
-      setupRequest?: (request: Request, context: Record<string, unknown>) => Request | undefined;
+      setupRequest?: (request: Request) => Request;
     };
-    type Options = {
-      url: string;
-      method?: string;
-      connections?: number;
-      duration?: number;
-      amount?: number;
-      /** Requests per second over all connections. */
-      overallRate?: number;
-      timeout?: number;
-      sampleInt?: number;
-      headers?: Record<string, string>;
-      body?: string | Buffer;
-      requests?: Request[];
-    };
-    type Result = { duration: number; errors: number; timeouts: number; non2xx: number };
-    type Instance = EventEmitter & PromiseLike<Result> & { stop(): void };
+    type Options = { url: string; connections: number; duration: number; timeout: number; requests: Request[] };
+    type Result = { errors: number; timeouts: number };
+    type Instance = EventEmitter & PromiseLike<Result>;
   }
 
   function autocannon(options: autocannon.Options): autocannon.Instance;

@@ -1,108 +1,493 @@
 /**
- * `npm run bench [-- [--postgres] [--duration S] [--users N]]`: the customer calls, the feed and the node API under
- * load, each against a bare `node:http` server answering the same bytes in the same run (see README, "Benchmarks").
- *
- * Four processes on 2 cores, and PostgreSQL's own: this one (seeding, then the load generator), the app
- * (`app-server.ts`), the bare server (`bare-server.ts`) and the same answering through Fastify alone (one row, beside
- * the 304); the servers are loaded one after the other, never together. Results go to the console and to
- * bench/RESULTS.md.
+ * `npm run bench [-- --postgres] [--customers N] [--nodes N] [--seconds S] [--minutes M]`: the panel's capacity with
+ * 100,000 customers and 100 nodes seeded (bench/README.md). The app runs as `npm start` runs it, in a process of its
+ * own on 127.0.0.1; this process seeds its database and loads it over HTTP at a steady rate, then prints the capacity
+ * table, PASS or MISS against each target. Timings are figures of one machine, never test assertions.
  */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { hash, verify } from '@node-rs/argon2';
-import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
-import { openDatabase } from '../apps/server/src/db/database.js';
-import type { Database } from '../apps/server/src/db/schema.js';
-import { ARGON2 } from '../apps/server/src/modules/auth/auth.service.js';
-import { hasSwitch, option } from './arguments.js';
-import { cpuMicrosBetween, postgresCpuMicros } from './database-cpu.js';
-import { type AppStats, BENCH_CAPTCHA_CODE, Child } from './ipc.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
-  type Captured,
-  emptySamples,
-  hammer,
-  type Measured,
-  merge,
-  type Plan,
-  percentile,
-  type Samples,
-  send,
-  sequential,
-  summarize,
-  type Target,
-} from './load.js';
-import { PASSWORD, type Seeded, seed, vacuumTables } from './seed.js';
+  getCaptcha,
+  getCurrencies,
+  getNodes,
+  getNotice,
+  getOrders,
+  getPackageStat,
+  getPlans,
+  getSubscribeUrl,
+  login,
+  SUBSCRIPTION_PATH_PREFIX,
+} from '@mutenet/contract';
+import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../apps/server/src/db/schema.js';
+import { type Seeded, type SeededNode, seed } from './seed.js';
+
+// --- the load the targets are set at ------------------------------------------------------------------------------
+
+/** The targets hold at this many times the real load of a panel of that size. */
+const LOAD_FACTOR = 20;
+/** Each node's agent pulls its config and its users, and pushes traffic, once a minute. */
+const NODE_INTERVAL_S = 60;
+/** Each customer's apps fetch the feed every 12 hours. */
+const FEED_INTERVAL_S = 12 * 3600;
+/** One customer API call a second per this many customers. */
+const CUSTOMERS_PER_CALL_PER_S = 1000;
+/** After an outage, every customer's apps fetch the feed again within 5 minutes. */
+const BURST_WINDOW_S = 300;
+/** Users in a node's push of one minute: the customers online on it (a fifth of all, over 100 nodes). */
+const PUSH_USERS = 200;
+/** The push compared with one SQL statement doing the same updates. */
+const BIG_PUSH_USERS = 10_000;
+const TARGETS = { mixedP99Ms: 50, burstP99Ms: 500, coldPullMs: 1000, pushTimesStatement: 2 };
+
+const WARMUP_S = 5;
+/** Each side's time under saturation in the ratios to the bare server (information only), in two turns. */
+const RATIO_S = 2;
+const RATIO_CONNECTIONS = 8;
+const PUSH_ROUNDS = 5;
+const REQUEST_TIMEOUT_MS = 10_000;
+const NODE_API = '/api/v1/server/UniProxy';
+/** What a browser sends with every call; long answers go compressed, as they do to the panel's customers. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br';
+
+/** One visit to the panel, twenty calls as the web app makes them: the session check on every screen, and so on. */
+const CUSTOMER_CALLS: Array<{
+  name: string;
+  method: 'GET' | 'POST';
+  path: (orderNo: string) => string;
+  times: number;
+}> = [
+  { name: 'session check', method: 'POST', path: () => login.path, times: 4 },
+  { name: 'package stat', method: 'GET', path: () => getPackageStat.path, times: 3 },
+  { name: 'nodes', method: 'GET', path: () => getNodes.path, times: 3 },
+  { name: 'notice', method: 'GET', path: () => getNotice.path, times: 2 },
+  { name: 'packages', method: 'GET', path: () => getPlans.path, times: 2 },
+  { name: 'orders', method: 'GET', path: () => getOrders.path, times: 2 },
+  { name: 'one order', method: 'GET', path: (no) => `${getOrders.path}?no=${no}`, times: 1 },
+  { name: 'subscribe url', method: 'GET', path: () => getSubscribeUrl.path, times: 1 },
+  { name: 'currencies', method: 'GET', path: () => getCurrencies.path, times: 1 },
+  { name: 'captcha', method: 'GET', path: () => getCaptcha.path, times: 1 },
+];
+const VISIT = CUSTOMER_CALLS.flatMap((call) => Array.from({ length: call.times }, () => call));
+
+/** The feed's clients, in turn: each gets its own format. */
+const FEED_CLIENTS = [
+  { name: 'feed, share links (v2rayNG)', userAgent: 'v2rayNG/1.9.5' },
+  { name: 'feed, clash (Clash Verge)', userAgent: 'clash-verge/v2.2.0' },
+  { name: 'feed, sing-box', userAgent: 'sing-box 1.11.0' },
+];
 
 // --- options -------------------------------------------------------------------------------------------------------
 
-const POSTGRES = hasSwitch('--postgres');
-const SECONDS = Number(option('--duration') ?? 6);
-const USERS = Number(option('--users') ?? 100_000);
-/** Only the cases whose name matches (a regular expression): a partial run, printed but not written to RESULTS.md. */
-const ONLY = option('--only');
-/** A folder for the app's CPU profile (`node --cpu-prof`), written when it stops. */
-const PROFILE_DIR = option('--profile');
-const NODES = 50;
-/** What Chromium sends with every call. */
-const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
-const CONNECTIONS = 10;
-const WARMUP_SECONDS = 1;
-/** Pushes of these many users' traffic: 10,000 as the issue asks, and 500, a busy node's push of one minute. */
-const PUSH_SIZES = [10_000, 500].filter((size) => size <= USERS);
-const PUSH = { count: 20, minimum: 3, budgetSeconds: 20 };
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const USAGE =
+  'usage: npm run bench [-- --postgres] [--customers N] [--nodes N] [--seconds S] [--minutes M]\n' +
+  '  --postgres: on TEST_DATABASE_URL (a postgres:// URL), in a schema of its own dropped at the end';
+
+function wholeNumber(name: string, fallback: number, least: number): number {
+  const raw = option(name);
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`${name} must be a whole number from ${least}\n${USAGE}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+// --- requests ------------------------------------------------------------------------------------------------------
+
+type Request = { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+/** A request and what makes its answer wrong (a text), else undefined. */
+type Call = { name: string; request: Request; check: (answer: Answer) => string | undefined };
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function send(port: number, { method, path, headers, body }: Request): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path, headers, agent, timeout: REQUEST_TIMEOUT_MS },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const DECODERS: Record<string, (body: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  br: brotliDecompressSync,
+  deflate: inflateSync,
+};
+const textOf = ({ headers, body }: Answer) =>
+  (DECODERS[String(headers['content-encoding'])]?.(body) ?? body).toString('utf8');
+
+const statusIn =
+  (...expected: number[]) =>
+  (answer: Answer) =>
+    expected.includes(answer.status) ? undefined : `HTTP ${answer.status}: ${textOf(answer).slice(0, 160)}`;
+
+/** A customer call answers 200, with the envelope's code 0 where it is JSON (the link alone is text). */
+function customerOk(answer: Answer): string | undefined {
+  const text = textOf(answer);
+  if (answer.status !== 200) return `HTTP ${answer.status}: ${text.slice(0, 160)}`;
+  if (!String(answer.headers['content-type']).startsWith('application/json')) return undefined;
+  try {
+    const { code } = JSON.parse(text) as { code?: unknown };
+    return code === 0 ? undefined : `code ${String(code)}: ${text.slice(0, 160)}`;
+  } catch {
+    return `not JSON: ${text.slice(0, 160)}`;
+  }
+}
+
+/** The client address of a customer (the app trusts X-Forwarded-For, as behind its reverse proxy). */
+const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+// --- the calls of the workload -------------------------------------------------------------------------------------
+
+type Node = SeededNode & { etags: Record<string, string>; pushes: number };
+
+/** Builds the calls; the cursors move on, so that each feed fetch is of a customer not fetched before. */
+function workload(seeded: Seeded, nodes: Node[]) {
+  const customers = seeded.customerIds.length;
+  let feedCursor = 0;
+  let visitCursor = 0;
+  const nodeQuery = (node: Node) => `node_id=${node.id}&node_type=${node.protocol}&token=${node.token}`;
+  const cursors = { config: 0, user: 0, push: 0 };
+  const nextNode = (kind: keyof typeof cursors) => nodes[cursors[kind]++ % nodes.length]!;
+  /** Requests a second: each of a node's three calls, the feed and the customer calls at 20 times the real load. */
+  const rates = {
+    nodeCall: (nodes.length * LOAD_FACTOR) / NODE_INTERVAL_S,
+    feed: (customers * LOAD_FACTOR) / FEED_INTERVAL_S,
+    customerCall: (customers * LOAD_FACTOR) / CUSTOMERS_PER_CALL_PER_S,
+    burst: customers / BURST_WINDOW_S,
+  };
+
+  /** The agent keeps each answer's ETag and sends it with its next pull (`keepTag: false`: a pull of the whole). */
+  const pull = (node: Node, what: 'config' | 'user', keepTag = true): Call => {
+    const etag = keepTag ? node.etags[what] : undefined;
+    return {
+      name: `node ${what === 'user' ? 'users' : 'config'} pull${keepTag ? '' : ' (whole list, gzip)'}`,
+      request: {
+        method: 'GET',
+        path: `${NODE_API}/${what}?${nodeQuery(node)}`,
+        // Go's HTTP client asks for gzip by itself.
+        headers: { 'accept-encoding': 'gzip', ...(etag ? { 'if-none-match': etag } : {}) },
+      },
+      check: (answer) => {
+        if (answer.status === 200 && typeof answer.headers.etag === 'string') node.etags[what] = answer.headers.etag;
+        return statusIn(200, 304)(answer);
+      },
+    };
+  };
+
+  /** The traffic of `users` customers: from the `from`-th, or a different slice at each of the node's pushes. */
+  const push = (node: Node, users: number, from?: number): Call => {
+    const start = from ?? (node.pushes++ * nodes.length + node.id) * users;
+    const entries = Array.from({ length: users }, (_, i) => [
+      seeded.customerIds[(start + i) % customers],
+      [1000, 2000],
+    ]);
+    return {
+      name: from === undefined ? 'node push' : `node push (${users.toLocaleString('en')} users)`,
+      request: {
+        method: 'POST',
+        path: `${NODE_API}/push?${nodeQuery(node)}`,
+        headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        body: JSON.stringify(Object.fromEntries(entries)),
+      },
+      check: statusIn(200),
+    };
+  };
+
+  const feed = (client = FEED_CLIENTS[feedCursor % FEED_CLIENTS.length]!): Call => {
+    const customer = feedCursor++ % customers;
+    return {
+      name: client.name,
+      request: {
+        method: 'GET',
+        path: `${SUBSCRIPTION_PATH_PREFIX}/${seeded.feedTokens[customer]}`,
+        headers: { 'user-agent': client.userAgent, 'accept-encoding': 'gzip', 'x-forwarded-for': addressOf(customer) },
+      },
+      check: statusIn(200),
+    };
+  };
+
+  /**
+   * The calls of one customer's visit after another's, each customer's session in turn, from the customer's address.
+   * `only`: that call alone, from a new address each time (the captcha's per-address limit is not what is measured).
+   */
+  const customerCall = (only?: (typeof CUSTOMER_CALLS)[number]): Call => {
+    const n = visitCursor++;
+    const call = only ?? VISIT[n % VISIT.length]!;
+    const session = seeded.sessions[(only ? n : Math.floor(n / VISIT.length)) % seeded.sessions.length]!;
+    const address = addressOf(only ? customers + (n % 1_000_000) : session.customer);
+    return {
+      name: call.name,
+      request: {
+        method: call.method,
+        path: call.path(session.orderNo),
+        headers: {
+          authorization: session.token,
+          'accept-encoding': BROWSER_ENCODINGS,
+          'x-forwarded-for': address,
+        },
+      },
+      check: customerOk,
+    };
+  };
+
+  return {
+    pull,
+    push,
+    feed,
+    customerCall,
+    nextNode,
+    rates,
+    /** The mixed load: each part at its rate. */
+    mixed: (): Stream[] => [
+      { rate: rates.nodeCall, next: () => pull(nextNode('config'), 'config') },
+      { rate: rates.nodeCall, next: () => pull(nextNode('user'), 'user') },
+      { rate: rates.nodeCall, next: () => push(nextNode('push'), Math.min(PUSH_USERS, customers)) },
+      { rate: rates.feed, next: () => feed() },
+      { rate: rates.customerCall, next: () => customerCall() },
+    ],
+    burst: (): Stream[] => [{ rate: rates.burst, next: () => feed() }],
+  };
+}
+
+// --- a steady load -------------------------------------------------------------------------------------------------
+
+type Stream = { rate: number; next: () => Call };
+/** Latencies (ms) and failures of one call. */
+type Tally = { times: number[]; errors: number; firstError?: string };
+type Tallies = Map<string, Tally>;
+
+const tallyOf = (tallies: Tallies, name: string) => {
+  const tally = tallies.get(name) ?? { times: [], errors: 0 };
+  tallies.set(name, tally);
+  return tally;
+};
+
 /**
- * The feed is rate-limited per token (30 a minute) and per client address (60 a minute): the load spreads its
- * requests over this many customers' links and over as many X-Forwarded-For addresses, as many clients would. Each
- * warm-up fetches every link once, and each round takes links and addresses in order from the first, so a link is
- * fetched at most 27 times in the three feed cases (within about a minute) while a round has no more requests than
- * there are links: 50,000 links hold up to some 66,000 fetches a second. With 20,000, a machine that answered 27,000
- * a second fetched the first links twice a round, and the app answered the last case's fetches of them with 429.
+ * Sends each stream's requests at its rate, evenly spaced, whatever the answers take (an open load, as clients are):
+ * a slow answer shows in its own latency and does not hold the next request back. Each latency runs from the request
+ * to the end of its answer. `minute`: called at the end of each minute with that minute's figures.
  */
-const LINKS = Math.min(50_000, USERS);
+async function steady(
+  port: number,
+  streams: Stream[],
+  seconds: number,
+  minute?: (index: number, window: Tally) => void,
+): Promise<Tallies> {
+  const tallies: Tallies = new Map();
+  let window: Tally = { times: [], errors: 0 };
+  const inFlight = new Set<Promise<void>>();
+  const sent = streams.map(() => 0);
+  const started = performance.now();
+  let minutes = 0;
+  const fire = (call: Call) => {
+    const begin = performance.now();
+    const record = (error: string | undefined) => {
+      const ms = performance.now() - begin;
+      for (const tally of [tallyOf(tallies, call.name), window]) {
+        tally.times.push(ms);
+        if (error !== undefined) {
+          tally.errors++;
+          tally.firstError ??= error;
+        }
+      }
+    };
+    const done: Promise<void> = send(port, call.request)
+      .then(
+        (answer) => record(call.check(answer)),
+        (error: Error) => record(error.message),
+      )
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  };
+  for (;;) {
+    const elapsed = Math.min(seconds, (performance.now() - started) / 1000);
+    streams.forEach((stream, i) => {
+      const due = Math.floor(elapsed * stream.rate);
+      while (sent[i]! < due) {
+        sent[i]!++;
+        fire(stream.next());
+      }
+    });
+    if (minute && elapsed >= (minutes + 1) * 60) {
+      minute(++minutes, window);
+      window = { times: [], errors: 0 };
+    }
+    if (elapsed >= seconds) break;
+    await sleep(2);
+  }
+  await Promise.all(inFlight);
+  return tallies;
+}
+
+function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+type Summary = { requests: number; p50: number; p99: number; max: number; errors: number; firstError?: string };
+function summarize(tally: Tally): Summary {
+  const sorted = Float64Array.from(tally.times).sort();
+  return {
+    requests: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+    errors: tally.errors,
+    ...(tally.firstError ? { firstError: tally.firstError } : {}),
+  };
+}
+const overall = (tallies: Tallies): Tally => ({
+  times: [...tallies.values()].flatMap((tally) => tally.times),
+  errors: [...tallies.values()].reduce((sum, tally) => sum + tally.errors, 0),
+});
+
+// --- the app and the bare server, each a process of its own ------------------------------------------------------
+
+type Server = { child: ChildProcess; port: number; output: string[] };
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Starts `args` under Node and waits until `readyPath` answers 200; returns it and the time that took. */
+async function startServer(nodeArgs: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string) {
+  const started = performance.now();
+  const child = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  // The last lines it wrote, shown when something fails.
+  const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding('utf8').on('data', (chunk: string) => {
+      output.push(...chunk.split('\n').filter(Boolean));
+      output.splice(0, Math.max(0, output.length - 40));
+    });
+  }
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 60 s:\n${output.join('\n')}`);
+    const status = await send(port, { method: 'GET', path: readyPath, headers: {} }).then(
+      (answer) => answer.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    await sleep(10);
+  }
+  return { server: { child, port, output } satisfies Server, ms: performance.now() - started };
+}
+
+async function stopServer({ child }: Server) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const APP_ENTRY = path.resolve(import.meta.dirname, '../apps/server/dist/server.js');
+
+/** The app as `npm start` runs it (its build), one process, on the database given. */
+async function startApp(databaseUrl: string, dir: string, firstStart: boolean) {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WEB_CONCURRENCY: '1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    // The customers' and the feed's addresses come in X-Forwarded-For, as from the reverse proxy in front.
+    TRUST_PROXY: 'true',
+    MAIL_OUTBOX_DIR: path.join(dir, 'outbox'),
+    // The first start, on the empty database, makes the tables and the demo catalogue the customers bought from.
+    SEED_DEMO_CATALOG: firstStart ? 'true' : 'false',
+  };
+  return startServer([APP_ENTRY], env, port, '/healthz');
+}
+
 /**
- * A link's first fetch, whose customer is read from the database (as every link's is in a burst of clients after an
- * outage): each of the app's requests in this case fetches a link never fetched before, so it needs customers beyond
- * LINKS. The app's requests: a warm-up, then each round. The warm-up takes about a second, as the timed cases' does:
- * with 1,000 requests (a seventh of a second) a second pass of the case in the same run cost the app 11–12 % less CPU a
- * fetch than the first, whose rounds still paid for compiling the lookup's code. A round lasts about as long as the
- * timed cases' at the app's rate on a slow instance (some 6,000 a second), where 2,250 requests took a third of a
- * second: a run measures twice as many first fetches, which moved the case's ratio neither way (RESULTS.md, the
- * forty-fourth round).
+ * The bare server (`--bare-server PORT`): a `node:http` server answering `/STATUS/BYTES` with that status and a
+ * body of that many bytes, after reading the request's body; nothing else. What a call costs at least, to compare.
  */
-const FIRST_FETCH = { warmup: 6000, round: 5000 };
-/** Customers with a live session; the customer calls spread over them. */
-const SESSIONS = Math.min(1000, USERS);
-/** The load of the login case, bounded by design by one password hash per request. */
-const LOGIN = { connections: 4, amount: 40 };
+function serveBare(port: number) {
+  const bodies = new Map<number, Buffer>();
+  const server = http.createServer((request, response) => {
+    const [, status = '200', size = '0'] = (request.url ?? '').split('/');
+    const bytes = Number(size);
+    const body = bodies.get(bytes) ?? Buffer.alloc(bytes, 'x');
+    bodies.set(bytes, body);
+    request.resume();
+    request.on('end', () => {
+      if (status === '304') return response.writeHead(304).end();
+      response.writeHead(Number(status), { 'content-type': 'application/json', 'content-length': bytes });
+      response.end(body);
+    });
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(port, '127.0.0.1');
+}
 
-const RESULTS_FILE = path.join(import.meta.dirname, 'RESULTS.md');
+async function startBare() {
+  const port = await freePort();
+  const nodeArgs = ['--import', 'tsx', import.meta.filename, '--bare-server', String(port)];
+  return (await startServer(nodeArgs, { PATH: process.env.PATH ?? '' }, port, '/200/0')).server;
+}
 
-const onlyPattern = ONLY === undefined ? undefined : new RegExp(ONLY, 'i');
-const selected = (name: string) => onlyPattern?.test(name) ?? true;
-
-if (!(SECONDS > 0) || !(USERS >= 1)) {
-  console.error('usage: npm run bench [-- --postgres] [--duration SECONDS] [--users N] [--only REGEX] [--profile DIR]');
-  process.exit(2);
+/** The app's resident memory now and at its peak, in bytes (the peak where /proc tells it). */
+function memoryOf(pid: number): { rss: number; peak?: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+  } catch {
+    return { rss: Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024 };
+  }
 }
 
 // --- the database --------------------------------------------------------------------------------------------------
 
-type Place = { url: string; schema?: string; dir: string; label: string };
-
-async function prepareDatabase(dir: string): Promise<Place> {
-  if (!POSTGRES) return { url: `sqlite:${path.join(dir, 'bench.db')}`, dir, label: 'SQLite' };
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) {
-    throw new Error('--postgres needs TEST_DATABASE_URL or DATABASE_URL set to a postgres:// URL');
-  }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  await withPostgres(url, (client) => client.query(`create schema ${schema}`));
-  return { url, schema, dir, label: 'PostgreSQL' };
-}
+type Place = { label: string; appUrl: string; dir: string; postgres?: { url: string; schema: string } };
 
 async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -114,28 +499,55 @@ async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise
   }
 }
 
-/**
- * Whether the PostgreSQL server's processes can be seen from here, their CPU time read: the backend of a connection
- * to it is among them (not so for a server on another machine or in another container's process namespace).
- */
-function serverSeenHere(url: string): Promise<boolean> {
-  return withPostgres(url, async (client) => {
-    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-    return postgresCpuMicros()?.has(rows[0]!.pid) ?? false;
-  });
+async function preparePlace(postgres: boolean, dir: string): Promise<Place> {
+  if (!postgres) return { label: 'SQLite', appUrl: `sqlite:${path.join(dir, 'bench.db')}`, dir };
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url?.startsWith('postgres')) throw new Error(`--postgres needs TEST_DATABASE_URL set to a postgres:// URL`);
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await withPostgres(url, (client) => client.query(`create schema ${schema}`));
+  // The schema chosen in the URL, as an operator would.
+  const options = `options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const appUrl = `${url}${url.includes('?') ? '&' : '?'}${options}`;
+  return { label: 'PostgreSQL', appUrl, dir, postgres: { url, schema } };
 }
 
-async function databaseVersion(db: Kysely<Database>): Promise<string> {
-  const query = POSTGRES ? sql<{ v: string }>`select version() as v` : sql<{ v: string }>`select sqlite_version() as v`;
-  const version = (await query.execute(db)).rows[0]?.v ?? '?';
-  return POSTGRES ? version.split(' ').slice(0, 2).join(' ') : `SQLite ${version}`;
+function openDb(place: Place): Kysely<Database> {
+  if (place.postgres) {
+    return new Kysely({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: place.appUrl, max: 2 }) }),
+    });
+  }
+  const database = new SQLite(place.appUrl.slice('sqlite:'.length));
+  database.pragma('busy_timeout = 5000');
+  return new Kysely({ dialect: new SqliteDialect({ database }) });
 }
 
 /**
- * The same updates as a push, as ONE statement: each user's running package (the first by start, as the app picks
- * it) found once per pushed row, then joined by its primary key.
+ * After the bulk load, what a live database has: on PostgreSQL its tables vacuumed and analyzed (as autovacuum keeps
+ * them; some servers run without it), on SQLite its write-ahead log folded into the file.
  */
-function rawPushStatement(userIds: number[], now: number) {
+async function settle(db: Kysely<Database>, place: Place) {
+  if (!place.postgres) {
+    await sql`pragma wal_checkpoint(truncate)`.execute(db);
+    return;
+  }
+  const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables
+    where schemaname = ${place.postgres.schema}`.execute(db);
+  for (const { name } of rows) await sql`vacuum analyze ${sql.table(name)}`.execute(db);
+}
+
+async function databaseVersion(db: Kysely<Database>, place: Place): Promise<string> {
+  const query = place.postgres
+    ? sql<{ v: string }>`select current_setting('server_version') as v`
+    : sql<{ v: string }>`select sqlite_version() as v`;
+  return `${place.label} ${(await query.execute(db)).rows[0]?.v ?? '?'}`;
+}
+
+/**
+ * The updates a push makes, as ONE statement: each pushed customer's running package (the first by start) found,
+ * then its counters raised, joined by its primary key.
+ */
+function pushStatement(userIds: number[], now: number) {
   const values = userIds.map((id) => `(${id}, 1000, 2000)`).join(', ');
   return sql.raw(`with pushed(user_id, up, down) as (values ${values}),
   target as (
@@ -155,802 +567,390 @@ function rawPushStatement(userIds: number[], now: number) {
   where user_packages.id = target.id`);
 }
 
-// --- measuring -----------------------------------------------------------------------------------------------------
+// --- the ratios to the bare server ---------------------------------------------------------------------------------
 
-type Reads = { usableUsers: number; statements: number; userStatements: number; nodeStatements: number };
-/**
- * Per answered request, in milliseconds of CPU time: `cpu` the server process's (all its threads), `loadCpu` the load
- * generator's (this process's), `databaseCpu` the PostgreSQL server's processes' (undefined where they cannot be
- * seen: SQLite, whose work is the app's own, or a server on another machine). `rates`: each round's requests per
- * second.
- */
-type Side = Measured & { cpu: number; loadCpu: number; databaseCpu?: number; rates: number[]; reads: Reads };
-/**
- * Which of the targets a case is held to (README, "Benchmarks"): a read call at half the bare server's rate, the node
- * API's 304 at 0.8 of it; none for the login, bounded by its password hash by design, and for Fastify alone, a floor
- * to compare the 304 with.
- */
-type Goal = 'read' | 'not-modified' | 'none';
-type Row = { name: string; expected: number; plan: CasePlan; goal: Goal; ours: Side; bare: Side; note: string };
-type HashCost = { hashP50: number; verifyP50: number; runs: number };
-type PushRow = {
-  size: number;
-  ours: Measured & { lastBody: string };
-  bare?: Measured;
-  direct?: { p50: number; runs: number; error?: string };
-  raw: Measured;
-};
+type Ratio = { name: string; bytes: number; status: number; app: number; bare: number; unexpected: number };
 
 /**
- * A warm-up run per side, then ROUNDS runs per side, alternating, so that a change in the machine's load hits both.
- * Eight short rounds rather than three long ones: on these shared machines one round's ratio of a case moved by a
- * quarter either way within one run (the 304 from 0.63 to 1.07 in rounds of 2 s), and the finer the sides alternate,
- * the less such a swing falls on one side alone.
+ * `RATIO_CONNECTIONS` connections sending back to back for `seconds`: the answers, the time from the start to the last
+ * one, and how many answers were not `status` (or none came).
  */
-type CasePlan = { warmup: Plan; round: Plan };
-const ROUNDS = 8;
-const timed = (connections: number): CasePlan => ({
-  warmup: { connections, seconds: WARMUP_SECONDS },
-  round: { connections, seconds: SECONDS / ROUNDS },
-});
-/** For answers that take a good part of a second: whole requests, none cut off when the time is up. */
-const counted = (connections: number, amount: number): CasePlan => ({
-  warmup: { connections, amount: connections },
-  round: { connections, amount },
-});
-/**
- * The links the first fetches use up: the app's probe, warm-up and rounds. The bare server, which ignores the path, is
- * sent the first of them again in each round.
- */
-const FIRST_FETCH_LINKS = 1 + FIRST_FETCH.warmup + ROUNDS * FIRST_FETCH.round;
-/** None where there are not that many customers beyond LINKS (a small `--users`): the case is left out then. */
-const firstFetchLinks = () => (USERS - LINKS >= FIRST_FETCH_LINKS ? FIRST_FETCH_LINKS : 0);
-
-/** `rates`: each round's requests per second, in order, to pair with the other side's round. */
-type Tally = {
-  samples: Samples;
-  rates: number[];
-  cpuMicros: number;
-  loadCpuMicros: number;
-  databaseCpuMicros?: number;
-  reads: Reads;
-};
-const newTally = (): Tally => ({
-  samples: emptySamples(),
-  rates: [],
-  cpuMicros: 0,
-  loadCpuMicros: 0,
-  reads: { usableUsers: 0, statements: 0, userStatements: 0, nodeStatements: 0 },
-});
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Whether the database's processes are on this machine, their CPU time counted in each round (`postgresCpuMicros`). */
-let databaseWatched = false;
-
-async function round(child: Child, target: Target, plan: Plan, tally: Tally) {
-  const before = await child.ask<AppStats>({ type: 'stats' });
-  const databaseBefore = databaseWatched ? postgresCpuMicros() : undefined;
-  const loadBefore = process.cpuUsage();
-  const samples = await hammer(target, plan);
-  const load = process.cpuUsage(loadBefore);
-  tally.loadCpuMicros += load.user + load.system;
-  merge(tally.samples, samples);
-  tally.rates.push(summarize(samples).rps);
-  const after = await child.ask<AppStats>({ type: 'stats' });
-  const databaseAfter = databaseWatched ? postgresCpuMicros() : undefined;
-  tally.cpuMicros += after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
-  if (databaseBefore !== undefined && databaseAfter !== undefined) {
-    tally.databaseCpuMicros = (tally.databaseCpuMicros ?? 0) + cpuMicrosBetween(databaseBefore, databaseAfter);
-  }
-  tally.reads.usableUsers += after.usableUsers - before.usableUsers;
-  tally.reads.statements += after.statements - before.statements;
-  tally.reads.userStatements += after.userStatements - before.userStatements;
-  tally.reads.nodeStatements += after.nodeStatements - before.nodeStatements;
-  // Let whatever the load left behind (answers cut off at the end) finish before the other side's turn.
-  await pause(300);
+async function saturate(port: number, next: () => Request, status: number, seconds: number) {
+  let answers = 0;
+  let unexpected = 0;
+  let last = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: RATIO_CONNECTIONS,
+    duration: seconds,
+    timeout: REQUEST_TIMEOUT_MS / 1000,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { method, path, headers, body } = next();
+          return { ...request, method, path, headers, ...(body ? { body } : {}) };
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, answered: number) => {
+    answers++;
+    last = performance.now();
+    if (answered !== status) unexpected++;
+  });
+  const result = await instance;
+  return { answers, ms: last - started, unexpected: unexpected + result.errors + result.timeouts };
 }
 
-const side = (tally: Tally): Side => {
-  const perRequest = (micros: number) => micros / 1000 / Math.max(1, tally.samples.times.length);
-  return {
-    ...summarize(tally.samples),
-    cpu: perRequest(tally.cpuMicros),
-    loadCpu: perRequest(tally.loadCpuMicros),
-    ...(tally.databaseCpuMicros === undefined ? {} : { databaseCpu: perRequest(tally.databaseCpuMicros) }),
-    rates: tally.rates,
-    reads: tally.reads,
-  };
-};
-
 /**
- * Headers the bare server does not copy from the app's answer: Node's HTTP server writes these itself. Every other
- * header is copied (security headers, request id, cache and feed headers), so that both answers are the same bytes
- * on the wire and the load generator reads as much from each.
+ * Each call on the app and on the bare server, which answers the same status with a body of the same size to the same
+ * requests; the two take turns, twice each, so that a change in the machine's load falls on both.
  */
-const NOT_MIRRORED = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-async function mirror(bare: Child, answer: Captured) {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value !== undefined && !NOT_MIRRORED.has(name)) headers[name] = value;
+async function ratios(app: Server, bare: Server, calls: Array<() => Call>): Promise<Ratio[]> {
+  const rows: Ratio[] = [];
+  for (const next of calls) {
+    const probe = next();
+    const answer = await send(app.port, probe.request);
+    log(`ratio: ${probe.name}`);
+    const barePath = `/${answer.status}/${answer.body.length}`;
+    const sides = [
+      { port: app.port, next: () => next().request, answers: 0, ms: 0 },
+      { port: bare.port, next: () => ({ ...next().request, path: barePath }), answers: 0, ms: 0 },
+    ];
+    let unexpected = 0;
+    for (let turn = 0; turn < 2; turn++) {
+      for (const side of sides) {
+        const measured = await saturate(side.port, side.next, answer.status, RATIO_S / 2);
+        side.answers += measured.answers;
+        side.ms += measured.ms;
+        unexpected += measured.unexpected;
+      }
+    }
+    const [ours, baseline] = sides.map((side) => side.answers / (side.ms / 1000)) as [number, number];
+    rows.push({
+      name: probe.name,
+      bytes: answer.body.length,
+      status: answer.status,
+      app: ours,
+      bare: baseline,
+      unexpected,
+    });
   }
-  await bare.ask({ type: 'answer', status: answer.status, headers, body: answer.body.toString('base64') });
+  return rows;
 }
 
 // --- the run -------------------------------------------------------------------------------------------------------
 
-const children: Child[] = [];
-let place: Place | undefined;
-let db: Kysely<Database> | undefined;
+function log(line: string) {
+  console.error(`bench: ${line}`);
+}
+const since = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
-async function cleanUp() {
-  await Promise.all(children.map((child) => child.stop()));
-  await db?.destroy();
-  if (place?.schema) {
-    const { schema, url } = place;
-    await withPostgres(url, (client) => client.query(`drop schema if exists ${schema} cascade`));
-  }
-  if (place) fs.rmSync(place.dir, { recursive: true, force: true });
+type Results = {
+  database: string;
+  customers: number;
+  nodes: number;
+  seconds: number;
+  rates: ReturnType<typeof workload>['rates'];
+  mixed: Tallies;
+  burst: Tallies;
+  coldPull: { ms: number; users: number; error?: string };
+  push: { users: number; pushMs: number; statementMs: number; error?: string };
+  memory: { rss: number; peak?: number };
+  start: { emptyMs: number; seededMs: number };
+  ratios: Ratio[];
+  minutes: string[];
+  loadBefore: string;
+};
+
+/** A soak's line for one minute of the mixed load, also logged as it comes. */
+function minuteRow(index: number, window: Tally, app: Server): string {
+  const figures = summarize(window);
+  const row =
+    `| ${index} | ${figures.requests.toLocaleString('en')} | ${ms(figures.p50)} | ${ms(figures.p99)} | ` +
+    `${figures.errors} | ${mib(memoryOf(app.child.pid!).rss)} |`;
+  log(`minute ${row}`);
+  return row;
 }
 
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  for (const child of children) child.kill();
-  cleanUp().finally(() => process.exit(130));
-});
-
-async function main() {
-  const startedAt = new Date();
-  const loadBefore = loadAverage();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-bench-'));
-  place = { url: '', dir, label: '' };
-  place = await prepareDatabase(dir);
-  databaseWatched = POSTGRES && (await serverSeenHere(place.url));
-  const { url, schema } = place;
-  log(`database: ${place.label}${schema ? ` (schema ${schema}, dropped at the end)` : ` (${url.slice(7)})`}`);
-
-  db = openDatabase(url, schema ? { searchPath: schema } : {}).db;
-  let started = performance.now();
-  const now = Date.now();
-  const seeded: Seeded = await seed(db, {
-    users: USERS,
-    nodes: NODES,
-    links: LINKS + firstFetchLinks(),
-    sessions: SESSIONS,
-    publicUrl: 'http://127.0.0.1:8080',
-    now,
-    log,
-  });
-  log(
-    `seeded ${USERS} users with ${USERS * 2} orders and paid packages, ${NODES} nodes, ${seeded.feedTokens.length} links, ` +
-      `${SESSIONS} sessions in ${seconds(started)}`,
-  );
-  // A live PostgreSQL database is vacuumed and analyzed by autovacuum; a bulk load's tables are not yet (and this
-  // machine's server runs without autovacuum). Statistics arriving in the middle of a run would change the plans
-  // between one case and the next, and without a vacuum the rows' first reads in the run write their hint bits.
-  if (POSTGRES) {
-    started = performance.now();
-    const tables = await vacuumTables(db);
-    log(`vacuumed and analyzed ${tables} tables in ${seconds(started)}`);
-  }
-  const dbVersion = await databaseVersion(db);
-
-  started = performance.now();
-  const app = await Child.start(
-    'app-server.ts',
-    { BENCH_DATABASE_URL: url, BENCH_SEARCH_PATH: schema ?? '', BENCH_DIR: dir },
-    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [],
-  );
-  children.push(app);
-  const bare = await Child.start('bare-server.ts', {});
-  children.push(bare);
-  const fastifyAlone = await Child.start('bare-server.ts', { BENCH_FRAMEWORK: 'fastify' });
-  children.push(fastifyAlone);
-  log(`app on ${app.url} (started in ${seconds(started)}), bare node:http server on ${bare.url}`);
-
-  const node = seeded.nodes.find((candidate) => candidate.rate === 1)!;
-  const query = `node_id=${node.id}&node_type=${node.protocol}&token=${node.token}`;
-  const userPath = `/api/v1/server/UniProxy/user?${query}`;
-
-  const rows: Row[] = [];
-  /**
-   * `through`: load that server, given the app's answer as the bare server is, in the app's place. `bareVary`: the
-   * bare server's requests, where the app's use something up (a link's first fetch) that the bare server needs none of.
-   */
-  const compare = async (
-    name: string,
-    target: Omit<Target, 'url'> & { path: string },
-    expected: number,
-    plan: CasePlan,
-    { through, goal = 'read', bareVary }: { through?: Child; goal?: Goal; bareVary?: Target['vary'] } = {},
-  ) => {
-    if (!selected(name)) return;
-    const probe = await send({ ...target, url: app.url });
-    // An envelope answers 200 with its own code: a call that failed (code not 0) measures nothing.
-    const failed = probe.headers['content-type']?.includes('json') && /^\{"code":[1-9]/.test(probe.body.toString());
-    if (probe.status !== expected || failed) {
-      throw new Error(
-        `${name}: the app answered ${probe.status}, not ${expected}: ${probe.body.toString().slice(0, 300)}`,
-      );
-    }
-    await mirror(bare, probe);
-    if (through) await mirror(through, probe);
-    const loaded = through ?? app;
-    const sides = [
-      { child: loaded, target: { ...target, url: `${loaded.url}${target.path}` }, tally: newTally() },
-      {
-        child: bare,
-        target: { ...target, vary: bareVary ?? target.vary, url: `${bare.url}${target.path}` },
-        tally: newTally(),
-      },
-    ];
-    const howLong = 'seconds' in plan.round ? `${plan.round.seconds} s` : `${plan.round.amount} requests`;
-    log(`${name}: warm-up, then ${ROUNDS} rounds of ${howLong} per side on ${plan.round.connections} connections`);
-    for (const { child, target } of sides) await round(child, target, plan.warmup, newTally());
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const { child, target, tally } of sides) await round(child, target, plan.round, tally);
-    }
-    const [ours, bareSide] = sides.map(({ tally }) => side(tally)) as [Side, Side];
-    const note = `${probe.body.length.toLocaleString('en')} B body`;
-    rows.push({ name, expected, plan, goal, ours, bare: bareSide, note });
-  };
-
-  /**
-   * Login: each request answers a captcha fetched beforehand (they are single-use) for another customer, from another
-   * address, so that neither the per-IP nor the per-account limits are what is measured.
-   */
-  async function compareLogin() {
-    if (!selected('login')) return;
-    // Both sides draw from them (the bare server ignores them): each side's warm-up and rounds, and some to spare.
-    const needed = 2 * (LOGIN.connections + ROUNDS * LOGIN.amount) + 50;
-    const captchas: string[] = [];
-    for (let i = 0; i < needed; i++) {
-      const answer = await send({ url: app.url, path: captchaPath, headers: { 'x-forwarded-for': clientIp(1e6 + i) } });
-      captchas.push((JSON.parse(answer.body.toString()) as { data: { imgId: string } }).data.imgId);
-    }
-    // Counted here, not by the load's request number, which starts again at every round: a captcha is used once.
-    let next = 0;
-    const vary = () => {
-      const n = next++;
-      return {
-        path: '/mutenet/login',
-        headers: { 'x-forwarded-for': clientIp(2e6 + n), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          email: seeded.emails[n % seeded.emails.length]!,
-          password: PASSWORD,
-          imgId: captchas[n % captchas.length]!,
-          imgCode: BENCH_CAPTCHA_CODE,
-        }).toString(),
-      };
-    };
-    const probe = vary();
-    const target = { ...probe, body: Buffer.from(probe.body), method: 'POST' as const, vary };
-    await compare(
-      'login (one argon2id verify each)',
-      target,
-      200,
-      { warmup: { connections: LOGIN.connections, amount: LOGIN.connections }, round: LOGIN },
-      { goal: 'none' },
-    );
-  }
-
-  // 1. The customer calls, spread over many customers' sessions and client addresses (per-IP limits), with the
-  // encodings a browser accepts: a long answer goes compressed, as it does to the panel's customers.
-  const clientIp = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-  const browser = (n: number) => ({ 'x-forwarded-for': clientIp(n), 'accept-encoding': BROWSER_ENCODINGS });
-  const customerCall = (pathOf: (session: Seeded['sessions'][number]) => string) => {
-    const vary = (n: number) => {
-      const session = seeded.sessions[n % seeded.sessions.length]!;
-      return { path: pathOf(session), headers: { authorization: session.token, ...browser(n) } };
-    };
-    return { ...vary(0), vary };
-  };
-  const captchaPath = '/mutenet/verify/code/img';
-  await compare(
-    'captcha',
-    { path: captchaPath, vary: (n) => ({ path: captchaPath, headers: browser(n) }) },
-    200,
-    timed(CONNECTIONS),
-  );
-  await compareLogin();
-  const sessionCheck = customerCall(() => '/mutenet/login');
-  await compare('session check', { ...sessionCheck, method: 'POST' }, 200, timed(CONNECTIONS));
-  await compare(
-    'package stat',
-    customerCall(() => '/mutenet/user/package/stat'),
-    200,
-    timed(CONNECTIONS),
-  );
-  await compare(
-    'packages (catalogue)',
-    customerCall(() => '/mutenet/packages'),
-    200,
-    timed(CONNECTIONS),
-  );
-  await compare(
-    'orders list',
-    customerCall(() => '/mutenet/user/orders'),
-    200,
-    timed(CONNECTIONS),
-  );
-  const oneOrder = customerCall((session) => `/mutenet/user/orders?no=${session.orderNo}`);
-  await compare('one order', oneOrder, 200, timed(CONNECTIONS));
-  await compare(
-    'notice',
-    customerCall(() => '/mutenet/notice'),
-    200,
-    timed(CONNECTIONS),
-  );
-  await compare(
-    'nodes',
-    customerCall(() => '/mutenet/user/nodes'),
-    200,
-    timed(CONNECTIONS),
-  );
-  const hashCost = await passwordHashCost();
-
-  // 2. The user list: the first pull builds it, then the 304 (right away, well inside the list's 60-second life)
-  // and the full list, plain and gzip-encoded as Go's HTTP client asks for it.
-  started = performance.now();
-  const first = await send({ url: app.url, path: userPath });
-  log(`first pull of the user list (builds the cache): ${first.status}, ${first.body.length} B in ${seconds(started)}`);
-  const etag = first.headers.etag as string;
-  const listed = (JSON.parse(first.body.toString()) as { users: unknown[] }).users.length;
-  const notModified = { path: userPath, headers: { 'if-none-match': etag } };
-  await compare('user list, 304 (If-None-Match)', notModified, 304, timed(CONNECTIONS), { goal: 'not-modified' });
-  // The floor Fastify itself sets: the same 304 from one Fastify route with no plugin, hook or schema.
-  await compare('Fastify alone, the 304 above', notModified, 304, timed(CONNECTIONS), {
-    through: fastifyAlone,
-    goal: 'none',
-  });
-  await compare('user list, 200', { path: userPath }, 200, counted(4, 8));
-  const gzip = { path: userPath, headers: { 'accept-encoding': 'gzip' } };
-  await compare('user list, 200, gzip', gzip, 200, counted(2, 2));
-
-  await compare('node config', { path: `/api/v1/server/UniProxy/config?${query}` }, 200, timed(CONNECTIONS));
-
-  // 3. The feed, spread over many customers' links and client addresses (see LINKS).
-  // Client apps accept gzip (OkHttp's and Go's HTTP clients ask for it by themselves).
-  const feedTokens = seeded.feedTokens.slice(0, LINKS);
-  const feedRequest = (token: string, flag: string, ip: number) => ({
-    path: `/sub/${token}${flag}`,
-    headers: { 'x-forwarded-for': clientIp(ip), 'accept-encoding': 'gzip' },
-  });
-  const feedClient = { 'user-agent': 'v2rayNG/1.9.5' };
-  // The warm-up fetches every link once, so that the rounds measure what they are named for, a link fetched again:
-  // a second's warm-up reached half the links, and the first case's rounds were then half first fetches (their own
-  // case below).
-  const feedPlan: CasePlan = { ...timed(CONNECTIONS), warmup: { connections: CONNECTIONS, amount: LINKS } };
-  const feedCase = async (name: string, flag: string) => {
-    const vary = (n: number) => feedRequest(feedTokens[n % feedTokens.length]!, flag, n);
-    await compare(name, { ...vary(0), vary, headers: feedClient }, 200, feedPlan);
-  };
-  await feedCase('feed, share links', '');
-  await feedCase('feed, clash (?flag=clash)', '?flag=clash');
-  await feedCase('feed, sing-box (?flag=sing-box)', '?flag=sing-box');
-  // The app's are counted here, not by the load's request number, which starts again at every round: each link is
-  // fetched once, from an address of its own (not one the cases above used, whose per-address counts still run).
-  const firstFetchTokens = seeded.feedTokens.slice(LINKS);
-  if (firstFetchTokens.length > 0) {
-    const firstFetch = (n: number) =>
-      feedRequest(firstFetchTokens[n % firstFetchTokens.length]!, '?flag=clash', 3e6 + n);
-    let next = 0;
-    const vary = () => firstFetch(next++);
-    await compare(
-      'feed, clash, first fetches',
-      { ...vary(), vary, headers: feedClient },
-      200,
-      {
-        warmup: { connections: CONNECTIONS, amount: FIRST_FETCH.warmup },
-        round: { connections: CONNECTIONS, amount: FIRST_FETCH.round },
-      },
-      { bareVary: firstFetch },
-    );
-  }
-
-  // 4. Pushes: sequential, as one node pushes; against the bare server, the service call alone, and one statement.
-  const pushes: PushRow[] = [];
-  for (const size of PUSH_SIZES.filter((size) => selected(`push of ${size} users`))) {
-    const userIds = seeded.userIds.slice(0, size);
-    const body = Buffer.from(JSON.stringify(Object.fromEntries(userIds.map((id) => [id, [1000, 2000]]))));
-    const target = {
-      path: `/api/v1/server/UniProxy/push?${query}`,
-      method: 'POST' as const,
-      headers: { 'content-type': 'application/json' },
-      body,
-    };
-    log(
-      `push of ${size} users (${body.length.toLocaleString('en')} B): the app, each push followed by one SQL statement`,
-    );
-    const probe = await send({ ...target, url: app.url });
-    // The same updates as one statement on the same database, run after each push (the first, a warm-up, untimed):
-    // pushes are timed one at a time over seconds, and the machine's load moves meanwhile.
-    const statement = rawPushStatement(userIds, Date.now());
-    await statement.execute(db!);
-    const rawSamples = emptySamples();
-    const timeStatement = async () => {
-      const start = performance.now();
-      await statement.execute(db!);
-      const ms = performance.now() - start;
-      rawSamples.times.push(ms);
-      rawSamples.ms += ms;
-    };
-    // A failing push is not timed, only recorded (three tries, to show it fails every time).
-    const ours = await sequential(
-      { ...target, url: app.url },
-      probe.status === 200 ? PUSH : { count: 3, minimum: 3, budgetSeconds: 5 },
-      timeStatement,
-    );
-    const raw = summarize(rawSamples);
-    let bareMeasured: Measured | undefined;
-    let direct: PushRow['direct'];
-    if (probe.status === 200) {
-      await mirror(bare, probe);
-      log(`push of ${size} users: the bare server`);
-      await sequential({ ...target, url: bare.url }, { count: 1, minimum: 1, budgetSeconds: 1 });
-      bareMeasured = await sequential({ ...target, url: bare.url }, PUSH);
-      log(`push of ${size} users: SubscriptionService.addTraffic called directly in the app's process`);
-      const times: number[] = [];
-      const began = performance.now();
-      try {
-        for (let i = 0; i < 5 && (i < 1 || performance.now() - began < 10_000); i++) {
-          times.push((await app.ask<{ ms: number }>({ type: 'direct-push', userIds })).ms);
-        }
-        const sorted = times.sort((a, b) => a - b);
-        direct = { p50: percentile(sorted, 50), runs: times.length };
-      } catch (error) {
-        direct = { p50: Number.NaN, runs: 0, error: (error as Error).message };
-      }
-    }
-    pushes.push({ size, ours, ...(bareMeasured ? { bare: bareMeasured } : {}), ...(direct ? { direct } : {}), raw });
-  }
-
-  const machine = {
-    cpus: os.availableParallelism(),
-    model: cpuModel(),
-    node: process.version,
-    database: dbVersion,
-    databaseCpu: databaseWatched
-      ? "the PostgreSQL server's processes' (all of them, the app's connections and the server's own work)"
-      : POSTGRES
-        ? "the database's (— here: its server's processes are not seen from this machine)"
-        : "the database's (— on SQLite: its work is the app's own, in the server's column)",
-    loadBefore,
-    loadAfter: loadAverage(),
-  };
-  const report = render({ startedAt, machine, rows, pushes, hashCost, listed, label: place.label });
-  console.log(`\n${report}`);
-  if (ONLY !== undefined) return log('a partial run (--only): not written to RESULTS.md');
-  writeResults(report);
-  log(`written to ${path.relative(process.cwd(), RESULTS_FILE)}; total ${seconds(startedAt.getTime(), Date.now())}`);
+/** The whole user list, built from the database: its time and how many users it holds. */
+async function firstPull(app: Server, call: Call): Promise<Results['coldPull']> {
+  const started = performance.now();
+  const answer = await send(app.port, call.request).catch((error: Error) => ({
+    status: 0,
+    headers: {},
+    body: Buffer.from(error.message),
+  }));
+  const ms = performance.now() - started;
+  if (answer.status !== 200) return { ms, users: 0, error: `HTTP ${answer.status}: ${textOf(answer).slice(0, 160)}` };
+  return { ms, users: (JSON.parse(textOf(answer)) as { users: unknown[] }).users.length };
 }
 
-/** One password hash and one verify, as the app makes them (argon2id, the library's defaults), timed alone. */
-async function passwordHashCost(runs = 20): Promise<HashCost> {
-  const hashes: number[] = [];
-  const verifies: number[] = [];
-  const stored = await hash(PASSWORD, ARGON2);
-  for (let i = 0; i < runs; i++) {
-    let start = performance.now();
-    await hash(PASSWORD, ARGON2);
-    hashes.push(performance.now() - start);
-    start = performance.now();
-    await verify(stored, PASSWORD);
-    verifies.push(performance.now() - start);
+/**
+ * A node's push of `BIG_PUSH_USERS` users' traffic and one statement making the same updates on the same database,
+ * taking turns (the first of each untimed): the medians of `PUSH_ROUNDS`.
+ */
+async function pushAgainstStatement(
+  app: Server,
+  db: Kysely<Database>,
+  work: ReturnType<typeof workload>,
+  seeded: Seeded,
+): Promise<Results['push']> {
+  const users = Math.min(BIG_PUSH_USERS, seeded.customerIds.length);
+  const node = seeded.nodes.find((each) => each.rate === 1) ?? seeded.nodes[0]!;
+  const push = work.push({ ...node, etags: {}, pushes: 0 }, users, 0);
+  const statement = pushStatement(seeded.customerIds.slice(0, users), Date.now());
+  const pushTimes: number[] = [];
+  const statementTimes: number[] = [];
+  for (let round = 0; round <= PUSH_ROUNDS; round++) {
+    let begin = performance.now();
+    const error = await send(app.port, push.request).then(push.check, (failure: Error) => failure.message);
+    if (error) return { users, pushMs: Number.NaN, statementMs: Number.NaN, error };
+    if (round > 0) pushTimes.push(performance.now() - begin);
+    begin = performance.now();
+    await statement.execute(db);
+    if (round > 0) statementTimes.push(performance.now() - begin);
   }
-  const p50 = (times: number[]) =>
+  const median = (times: number[]) =>
     percentile(
       times.sort((a, b) => a - b),
       50,
     );
-  return { hashP50: p50(hashes), verifyP50: p50(verifies), runs };
+  return { users, pushMs: median(pushTimes), statementMs: median(statementTimes) };
+}
+
+async function run(place: Place, options: { customers: number; nodes: number; seconds: number; soak: boolean }) {
+  const { customers, seconds } = options;
+  const loadBefore = os.loadavg()[0]!.toFixed(1);
+  let started = performance.now();
+  const first = await startApp(place.appUrl, place.dir, true);
+  await stopServer(first.server);
+  log(`the app made its tables and demo catalogue (first start ${(first.ms / 1000).toFixed(1)} s)`);
+
+  const db = openDb(place);
+  let app: Server | undefined;
+  let bare: Server | undefined;
+  try {
+    started = performance.now();
+    const seeded = await seed(db, options);
+    log(
+      `seeded ${customers} customers, ${seeded.sessions.length} sessions, ${options.nodes} nodes in ${since(started)}`,
+    );
+    started = performance.now();
+    await settle(db, place);
+    log(`settled the database in ${since(started)}`);
+    const database = await databaseVersion(db, place);
+
+    const second = await startApp(place.appUrl, place.dir, false);
+    app = second.server;
+    log(`the app listens on 127.0.0.1:${app.port} (start-up ${(second.ms / 1000).toFixed(2)} s)`);
+    const nodes: Node[] = seeded.nodes.map((node) => ({ ...node, etags: {}, pushes: 0 }));
+    const work = workload(seeded, nodes);
+
+    // 1. A node's first pull after the start; 2. the big push against one statement, on a quiet app.
+    const coldPull = await firstPull(app, work.pull(nodes[0]!, 'user', false));
+    log(`first pull of the user list: ${coldPull.users} users in ${coldPull.ms.toFixed(0)} ms`);
+    const push = await pushAgainstStatement(app, db, work, seeded);
+    log(`push of ${push.users} users ${push.pushMs.toFixed(0)} ms, one statement ${push.statementMs.toFixed(0)} ms`);
+
+    // 3. The mixed load at twenty times the real one, after a warm-up.
+    const { rates } = work;
+    log(`warm-up: the mixed load for ${WARMUP_S} s`);
+    await steady(app.port, work.mixed(), WARMUP_S);
+    log(`mixed load: ${(3 * rates.nodeCall + rates.feed + rates.customerCall).toFixed(0)} req/s for ${seconds} s`);
+    const minutes: string[] = [];
+    const running = app;
+    const mixed = await steady(
+      app.port,
+      work.mixed(),
+      seconds,
+      options.soak ? (index, window) => minutes.push(minuteRow(index, window, running)) : undefined,
+    );
+
+    // 4. The burst after an outage: every customer's feed within five minutes, or a slice of it.
+    const burstSeconds = Math.min(seconds, BURST_WINDOW_S);
+    log(`burst: ${rates.burst.toFixed(0)} feed fetches a second for ${burstSeconds} s`);
+    const burst = await steady(app.port, work.burst(), burstSeconds);
+    const memory = memoryOf(app.child.pid!);
+
+    // 5. Each call against the bare server (information only).
+    bare = await startBare();
+    const ratioCalls: Array<() => Call> = [
+      ...CUSTOMER_CALLS.map((call) => () => work.customerCall(call)),
+      () => work.pull(work.nextNode('config'), 'config'),
+      () => work.pull(work.nextNode('user'), 'user'),
+      () => work.pull(work.nextNode('user'), 'user', false),
+      () => work.push(work.nextNode('push'), Math.min(PUSH_USERS, customers)),
+      ...FEED_CLIENTS.map((client) => () => work.feed(client)),
+    ];
+    const ratioRows = await ratios(app, bare, ratioCalls);
+
+    const failed = [...mixed.values(), ...burst.values()].some((tally) => tally.errors > 0);
+    if (failed || coldPull.error || push.error) log(`the app's last lines:\n${app.output.join('\n')}`);
+    return {
+      database,
+      customers,
+      nodes: options.nodes,
+      seconds,
+      rates,
+      mixed,
+      burst,
+      coldPull,
+      push,
+      memory,
+      start: { emptyMs: first.ms, seededMs: second.ms },
+      ratios: ratioRows,
+      minutes,
+      loadBefore,
+    } satisfies Results;
+  } finally {
+    if (app) await stopServer(app);
+    if (bare) await stopServer(bare);
+    await db.destroy();
+  }
 }
 
 // --- the report ----------------------------------------------------------------------------------------------------
 
-const loadAverage = () => os.loadavg()[0]!.toFixed(1);
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+const ms = (value: number) => fixed(value, value < 10 ? 2 : value < 100 ? 1 : 0);
+const mib = (bytes: number) => `${fixed(bytes / 1024 / 1024, 0)} MiB`;
+const rate = (value: number) => (value < 100 ? fixed(value, 1) : Math.round(value).toLocaleString('en'));
+const verdict = (met: boolean) => (met ? 'PASS' : '**MISS**');
 
-function cpuModel(): string {
-  try {
-    const line = fs
-      .readFileSync('/proc/cpuinfo', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('model name'));
-    return line?.split(':')[1]?.trim() ?? os.cpus()[0]?.model ?? '?';
-  } catch {
-    return os.cpus()[0]?.model ?? '?';
+/** The calls in the order the tables list them. */
+const CALL_ORDER = [
+  ...CUSTOMER_CALLS.map((call) => call.name),
+  'node config pull',
+  'node users pull',
+  'node push',
+  ...FEED_CLIENTS.map((client) => client.name),
+];
+const byCallOrder = (tallies: Tallies) =>
+  [...tallies].sort(([a], [b]) => CALL_ORDER.indexOf(a) - CALL_ORDER.indexOf(b));
+
+function callTable(tallies: Tallies, seconds: number): string[] {
+  const lines = [
+    '| call | req/s | requests | p50 ms | p99 ms | max ms | errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const errors: string[] = [];
+  for (const [name, tally] of byCallOrder(tallies)) {
+    const { requests, p50, p99, max, errors: failed, firstError } = summarize(tally);
+    lines.push(
+      `| ${name} | ${rate(requests / seconds)} | ${requests.toLocaleString('en')} | ${ms(p50)} | ${ms(p99)} | ` +
+        `${ms(max)} | ${failed} |`,
+    );
+    if (firstError) errors.push(`- ${name}, first error: \`${firstError.replaceAll('`', "'")}\``);
   }
+  return errors.length > 0 ? [...lines, '', ...errors] : lines;
 }
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
-const ms = (value: number) =>
-  value < 1 ? fixed(value, 3) : value < 10 ? fixed(value, 2) : value < 100 ? fixed(value, 1) : fixed(value, 0);
-/** The database's CPU a request, ours / bare: the bare server's is what the database did by itself meanwhile. */
-const databaseCpu = ({ ours, bare }: Row) =>
-  ours.databaseCpu === undefined ? '—' : `${ms(ours.databaseCpu)} / ${ms(bare.databaseCpu ?? Number.NaN)}`;
-const rate = (value: number) => (value < 100 ? fixed(value, 1) : Math.round(value).toLocaleString('en'));
-const statusList = (m: Measured) =>
-  Object.entries(m.statuses)
-    .map(([status, count]) => `${count}×${status}`)
-    .join(' ') + (m.errors ? ` ${m.errors} errors` : '');
-const clean = (m: Measured, expected: number) =>
-  m.errors === 0 && Object.keys(m.statuses).every((status) => Number(status) === expected);
-/**
- * Whether both sides answered every request of a case as it expects: one answered otherwise (a 429 where the machine
- * outran a rate limit) measured something else, and misses its target.
- */
-const answeredAsExpected = (row: Row) => clean(row.ours, row.expected) && clean(row.bare, row.expected);
-
-type ReportInput = {
-  startedAt: Date;
-  machine: {
-    cpus: number;
-    model: string;
-    node: string;
-    database: string;
-    /** What the database CPU column holds, in a clause. */
-    databaseCpu: string;
-    loadBefore: string;
-    loadAfter: string;
-  };
-  rows: Row[];
-  pushes: PushRow[];
-  hashCost: HashCost;
-  listed: number;
-  label: string;
-};
-
-/** `n` and the noun, plural unless n is 1: "1 other", "3 others". */
-const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-function render({ startedAt, machine, rows, pushes, hashCost, listed, label }: ReportInput): string {
-  const lines: string[] = [];
-  lines.push(`### ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${label}`);
-  lines.push('');
-  lines.push(
-    `Machine: ${machine.cpus} cores (${machine.model}), Node ${machine.node}, ${machine.database}; load average ` +
-      `${machine.loadBefore} at the start, ${machine.loadAfter} at the end (the machine is shared). ` +
-      `${USERS.toLocaleString('en')} users with a running package (${listed.toLocaleString('en')} listed), ` +
-      `${NODES} nodes. The app and the bare server each run in a process of their own and are loaded in turn: ` +
-      `a warm-up each (in the feed's cases, one fetch of each of their ${LINKS.toLocaleString('en')} links), then ` +
-      `${ROUNDS} rounds each, alternating, on keep-alive connections. "ours ÷ bare" is the whole case's; in brackets ` +
-      `the least and the most of its rounds' (each of ours over the bare server's after it). CPU per request: the ` +
-      `server's process, ${machine.databaseCpu}, and the load generator's (one process loading either server); ` +
-      `on ${machine.cpus} cores the three take turns, so their sum, not the server's alone, bounds a rate.`,
-  );
-  lines.push('');
-  lines.push(
-    '| case | load per side | ours req/s | bare req/s | ours ÷ bare (rounds) | ours p50 / p99 ms | bare p50 / p99 ms | server CPU ms per request ours / bare | database CPU ms per request ours / bare | load generator CPU ms per request ours / bare | answers |',
-  );
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
-  for (const row of rows) {
-    const ok = answeredAsExpected(row);
-    const { round } = row.plan;
-    const load = `${round.connections} conn, ${ROUNDS} × ${'seconds' in round ? `${round.seconds} s` : `${round.amount} req`}`;
-    lines.push(
-      `| ${row.name} | ${load} | ${rate(row.ours.rps)} | ${rate(row.bare.rps)} | ` +
-        `**${printedRatio(row)}** (${roundRatios(row)}) | ` +
-        `${ms(row.ours.p50)} / ${ms(row.ours.p99)} | ${ms(row.bare.p50)} / ${ms(row.bare.p99)} | ` +
-        `${ms(row.ours.cpu)} / ${ms(row.bare.cpu)} | ` +
-        `${databaseCpu(row)} | ${ms(row.ours.loadCpu)} / ${ms(row.bare.loadCpu)} | ` +
-        `${ok ? `all ${row.expected}` : `ours ${statusList(row.ours)}; bare ${statusList(row.bare)}`}, ${row.note} |`,
-    );
+function report(r: Results): string {
+  const mixed = summarize(overall(r.mixed));
+  const burst = summarize(overall(r.burst));
+  const burstSeconds = Math.min(r.seconds, BURST_WINDOW_S);
+  const mixedRate = 3 * r.rates.nodeCall + r.rates.feed + r.rates.customerCall;
+  const pushTimes = r.push.pushMs / r.push.statementMs;
+  const cpu = os.cpus()[0]?.model ?? '?';
+  const lines = [
+    `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${r.database}`,
+    '',
+    `${r.customers.toLocaleString('en')} customers, ${r.nodes} nodes. Machine: ${os.availableParallelism()} cores ` +
+      `(${cpu}), Node ${process.version}; load average ${r.loadBefore} at the start, ` +
+      `${os.loadavg()[0]!.toFixed(1)} at the end (the app, the database and the load share the machine).`,
+    '',
+    '| target | measured | target | |',
+    '| --- | --- | --- | --- |',
+    `| mixed load, ${LOAD_FACTOR}× the real one (${rate(mixedRate)} req/s for ` +
+      `${r.seconds} s) | p99 ${ms(mixed.p99)} ms, ${mixed.errors} errors in ${mixed.requests.toLocaleString('en')} | ` +
+      `p99 ≤ ${TARGETS.mixedP99Ms} ms, no error | ${verdict(mixed.p99 <= TARGETS.mixedP99Ms && mixed.errors === 0)} |`,
+    `| burst after an outage, every feed in ${BURST_WINDOW_S / 60} min (${rate(r.rates.burst)} req/s ` +
+      `for ${burstSeconds} s${burstSeconds < BURST_WINDOW_S ? ', a slice' : ''}) | p99 ${ms(burst.p99)} ms, ` +
+      `${burst.errors} errors in ${burst.requests.toLocaleString('en')} | p99 ≤ ${TARGETS.burstP99Ms} ms, no error | ` +
+      `${verdict(burst.p99 <= TARGETS.burstP99Ms && burst.errors === 0)} |`,
+    `| a node's full user list, first pull after the start | ${
+      r.coldPull.error ?? `${ms(r.coldPull.ms)} ms, ${r.coldPull.users.toLocaleString('en')} users`
+    } | < ${TARGETS.coldPullMs / 1000} s | ${verdict(!r.coldPull.error && r.coldPull.ms < TARGETS.coldPullMs)} |`,
+    `| ${r.push.users.toLocaleString('en')}-user traffic push against one SQL statement (median of ${PUSH_ROUNDS}) | ${
+      r.push.error ?? `${ms(r.push.pushMs)} ms against ${ms(r.push.statementMs)} ms, ${fixed(pushTimes, 2)}×`
+    } | ≤ ${TARGETS.pushTimesStatement}× | ${verdict(!r.push.error && pushTimes <= TARGETS.pushTimesStatement)} |`,
+    `| resident memory of the app after the loads | ${mib(r.memory.rss)}${
+      r.memory.peak ? ` (peak ${mib(r.memory.peak)})` : ''
+    } | printed | |`,
+    `| start-up, spawn to answering | ${fixed(r.start.seededMs / 1000, 2)} s (${fixed(r.start.emptyMs / 1000, 2)} s ` +
+      'on the empty database, migrating) | printed | |',
+    '',
+    `Mixed load by call: nodes ${rate(3 * r.rates.nodeCall)} req/s (config, users and push each a third), feeds ` +
+      `${rate(r.rates.feed)} req/s, customer calls ${rate(r.rates.customerCall)} req/s; after a ${WARMUP_S} s warm-up.`,
+    '',
+    ...callTable(r.mixed, r.seconds),
+    '',
+    'Burst by call:',
+    '',
+    ...callTable(r.burst, burstSeconds),
+  ];
+  if (r.minutes.length > 0) {
+    lines.push('', 'Mixed load by minute:', '', '| minute | requests | p50 ms | p99 ms | errors | resident memory |');
+    lines.push('| ---: | ---: | ---: | ---: | ---: | ---: |', ...r.minutes);
   }
-  lines.push('');
   lines.push(
-    `Login is bounded by design by its password hash: one argon2id verify alone takes ${ms(hashCost.verifyP50)} ms ` +
-      `(p50 of ${hashCost.runs}; a hash, as register and password changes make, ${ms(hashCost.hashP50)} ms) in ` +
-      `this process, so one core verifies at most ${rate(1000 / hashCost.verifyP50)} passwords a second.`,
+    '',
+    `Each call against a bare \`node:http\` server answering the same status and body size (information, no target; ` +
+      `${RATIO_CONNECTIONS} connections for ${RATIO_S} s a side, in turns of ${RATIO_S / 2} s):`,
+    '',
+    '| call | answer | app req/s | bare req/s | app ÷ bare |',
+    '| --- | --- | ---: | ---: | ---: |',
+    ...r.ratios.map(
+      (row) =>
+        `| ${row.name} | ${row.status}, ${row.bytes.toLocaleString('en')} B | ${rate(row.app)} | ${rate(row.bare)} | ` +
+        `${fixed(row.app / row.bare, 2)}${row.unexpected ? ` (${row.unexpected} other answers)` : ''} |`,
+    ),
   );
-  lines.push('');
-  lines.push(
-    'Pushes, one node pushing one after the other (`POST /api/v1/server/UniProxy/push`, every user `[1000, 2000]` bytes):',
-  );
-  lines.push('');
-  lines.push(
-    '| push | app answered | ours p50 / p99 ms (runs) | bare HTTP p50 ms | ours ÷ bare | addTraffic alone p50 ms | one SQL statement p50 / p99 ms | ours ÷ one statement |',
-  );
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const push of pushes) {
-    const ok = clean(push.ours, 200);
-    const answered = ok ? 'all 200' : `${statusList(push.ours)}: \`${push.ours.lastBody.slice(0, 60)}\``;
-    lines.push(
-      `| ${push.size.toLocaleString('en')} users | ${answered} | ` +
-        `${ok ? `${ms(push.ours.p50)} / ${ms(push.ours.p99)} (${push.ours.requests})` : 'failed'} | ` +
-        `${push.bare ? ms(push.bare.p50) : '—'} | ${ok && push.bare ? `**${fixed(push.ours.p50 / push.bare.p50, 1)}**` : '—'} | ` +
-        `${push.direct ? (push.direct.error ? `failed: ${push.direct.error}` : ms(push.direct.p50)) : '—'} | ` +
-        `${ms(push.raw.p50)} / ${ms(push.raw.p99)} | ${ok ? `**${pushTableRatio(push)}**` : '—'} |`,
-    );
-  }
-  const targets = targetsMet(rows, pushes);
-  if (targets) lines.push('', targets);
-  const missed = rows.filter((row) => row.goal !== 'none' && !meetsGoal(row));
-  if (missed.length > 0) {
-    lines.push(
-      '',
-      `**Where the machine's CPU went in the cases that missed**, a request, in ms: the server's, the database's ` +
-        `and the load generator's, summed, ours against the bare server's side, with their quotient; and how many of ` +
-        `the cores each side kept busy so. Where both kept about as many busy, the rates stand as these sums do: ` +
-        `${missed.map(cpuSums).join('; ')}.`,
-    );
-  }
-  lines.push('');
-  lines.push('What the app read from its database during each measured window (counted at the database driver):');
-  lines.push('');
-  lines.push('| case | requests | `usableUsers()` calls | SQL statements | statements naming `users` |');
-  lines.push('| --- | ---: | ---: | ---: | ---: |');
-  for (const row of rows) {
-    const reads = row.ours.reads!;
-    lines.push(
-      `| ${row.name} | ${row.ours.requests.toLocaleString('en')} | ${reads.usableUsers} | ` +
-        `${reads.statements.toLocaleString('en')} | ${reads.userStatements.toLocaleString('en')} |`,
-    );
-  }
-  const notModified = rows.find((row) => row.expected === 304);
-  if (notModified) {
-    const reads = notModified.ours.reads!;
-    const held = reads.usableUsers === 0 && reads.userStatements === 0 && clean(notModified.ours, 304);
-    lines.push('');
-    lines.push(
-      `**The 304 path ${held ? 'does not read' : 'READ'} the user table**: ${notModified.ours.requests.toLocaleString('en')} ` +
-        `answers 304, \`SubscriptionService.usableUsers\` called ${countOf(reads.usableUsers, 'time')}, ` +
-        `${countOf(reads.userStatements, 'SQL statement')} naming \`users\` ` +
-        `(${countOf(reads.statements, 'statement')} in all: ${reads.nodeStatements} reading \`nodes\`, which the app ` +
-        `re-reads every 5 s, and ${countOf(reads.statements - reads.nodeStatements, 'other')}).`,
-    );
-  }
   return lines.join('\n');
 }
 
-/** A case's rate over the bare server's: the ratio the table prints and the targets are set in. */
-const rateRatio = (row: Row) => row.ours.rps / row.bare.rps;
-/**
- * The least and the most of the rounds' ratios, each of our rounds over the bare server's round after it: how far the
- * machine moved the ratio within the case.
- */
-function roundRatios({ ours, bare }: Row): string {
-  const ratios = ours.rates.map((rps, i) => rps / bare.rates[i]!);
-  return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}`;
-}
-/** A push's p50 over the same updates' as one statement. */
-const timesOneStatement = (push: PushRow) => push.ours.p50 / push.raw.p50;
-
-/** The targets (README, "Benchmarks"): the least ratio to the bare server of a read and of the 304, the most of a push. */
-const TARGETS = { read: 0.5, notModified: 0.8, push: 2, pushSize: 10_000 };
-
-/**
- * A ratio against its target `line`, as the tables and the verdicts print it: `fewest` decimals, and as many more as it
- * takes to show which side of the line it falls on (up to six): 14,637 first fetches a second against 29,281 is
- * 0.4999, which two or three decimals print as the line itself.
- */
-function ratioAgainst(value: number, line: number, fewest = 2): string {
-  let digits = fewest;
-  while (digits < 6 && value !== line && fixed(value, digits) === fixed(line, digits)) digits++;
-  return fixed(value, digits);
-}
-
-/** The least ratio to the bare server a case's goal asks for; none for a case without a goal. */
-const goalLine = ({ goal }: Row) =>
-  goal === 'read' ? TARGETS.read : goal === 'not-modified' ? TARGETS.notModified : undefined;
-
-/**
- * A case's ratio as the table and the verdicts print it: against its goal's line, so that a ratio just short of it does
- * not print as the line.
- */
-function printedRatio(row: Row): string {
-  const line = goalLine(row);
-  return line === undefined ? fixed(rateRatio(row), 2) : ratioAgainst(rateRatio(row), line);
-}
-
-/** A push's ratio to one statement in the table, one decimal; the target's push's against its line. */
-const pushTableRatio = (push: PushRow) =>
-  push.size === TARGETS.pushSize
-    ? ratioAgainst(timesOneStatement(push), TARGETS.push, 1)
-    : fixed(timesOneStatement(push), 1);
-
-/** Whether a case met the ratio its goal sets, each of its answers as expected. */
-function meetsGoal(row: Row): boolean {
-  const line = goalLine(row);
-  return line !== undefined && answeredAsExpected(row) && rateRatio(row) >= line;
-}
-
-/**
- * A case's CPU a request, all three processes summed on each side, the bare side's sum over ours, and the cores each
- * side kept busy (its rate times its sum).
- */
-function cpuSums({ name, ours, bare }: Row): string {
-  const sum = (side: Side) => side.cpu + (side.databaseCpu ?? 0) + side.loadCpu;
-  const database = (side: Side) => (side.databaseCpu === undefined ? '' : ` + ${ms(side.databaseCpu)}`);
-  const cores = (side: Side) => fixed((side.rps * sum(side)) / 1000, 2);
-  return (
-    `"${name}" ${ms(ours.cpu)}${database(ours)} + ${ms(ours.loadCpu)} = ${ms(sum(ours))} against ` +
-    `${ms(bare.cpu)}${database(bare)} + ${ms(bare.loadCpu)} = ${ms(sum(bare))} (${fixed(sum(bare) / sum(ours), 2)}), ` +
-    `${cores(ours)} and ${cores(bare)} cores busy`
-  );
-}
-
-/** Where this run stands against each target, for the cases it ran: what was met and what was missed, by what. */
-function targetsMet(rows: Row[], pushes: PushRow[]): string | undefined {
-  const parts: string[] = [];
-  const unexpected = (row: Row) => (answeredAsExpected(row) ? '' : `, not all ${row.expected}`);
-  // Quoted: some cases' names hold a comma.
-  const named = (row: Row) => `"${row.name}" (${printedRatio(row)}${unexpected(row)})`;
-  const reads = rows.filter((row) => row.goal === 'read').sort((a, b) => rateRatio(a) - rateRatio(b));
-  if (reads.length > 0) {
-    const missed = reads.filter((row) => !meetsGoal(row));
-    const target = `every read at ${TARGETS.read} of the bare server's rate or more`;
-    if (missed.length === 0) parts.push(`${target}: met, the lowest ${named(reads[0]!)}`);
-    else {
-      const lowestMet = reads.find(meetsGoal);
-      const rest = lowestMet ? `, the lowest of the rest ${named(lowestMet)}` : '';
-      parts.push(`${target}: missed by ${missed.map(named).join(' and ')}${rest}`);
+async function main() {
+  const postgres = args.includes('--postgres');
+  const minutes = option('--minutes') === undefined ? undefined : wholeNumber('--minutes', 10, 1);
+  const options = {
+    customers: wholeNumber('--customers', 100_000, 10),
+    nodes: wholeNumber('--nodes', 100, 1),
+    seconds: minutes ? minutes * 60 : wholeNumber('--seconds', 60, 1),
+    soak: minutes !== undefined,
+  };
+  const began = performance.now();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutenet-bench-'));
+  let place: Place | undefined;
+  const cleanUp = async () => {
+    for (const child of children) child.kill('SIGKILL');
+    if (place?.postgres) {
+      const { url, schema } = place.postgres;
+      await withPostgres(url, (client) => client.query(`drop schema if exists ${schema} cascade`));
     }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    console.error('\nbench: interrupted, cleaning up');
+    cleanUp().finally(() => process.exit(130));
+  });
+  let exitCode = 0;
+  try {
+    place = await preparePlace(postgres, dir);
+    const results = await run(place, options);
+    console.log(`\n${report(results)}\n`);
+    log(`done in ${since(began)}`);
+  } catch (error) {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    exitCode = 1;
+  } finally {
+    agent.destroy();
+    await cleanUp().catch((error: unknown) => console.error(`bench: clean-up failed: ${String(error)}`));
   }
-  for (const row of rows.filter((each) => each.goal === 'not-modified')) {
-    const verdict = meetsGoal(row) ? 'met' : `missed${unexpected(row)}`;
-    parts.push(`the 304 at ${TARGETS.notModified} of the bare server's rate or more: ${printedRatio(row)}, ${verdict}`);
-  }
-  const push = pushes.find((each) => each.size === TARGETS.pushSize);
-  if (push) {
-    const target = `the ${TARGETS.pushSize.toLocaleString('en')}-user push within ${TARGETS.push}× one statement`;
-    const times = timesOneStatement(push);
-    if (!clean(push.ours, 200)) parts.push(`${target}: missed, the push failed`);
-    else parts.push(`${target}: ${ratioAgainst(times, TARGETS.push)}×, ${times <= TARGETS.push ? 'met' : 'missed'}`);
-  }
-  return parts.length > 0 ? `**Against the targets**: ${parts.join('; ')}.` : undefined;
+  process.exit(exitCode);
 }
 
-/** Runs kept under "Previous runs": five pairs of SQLite and PostgreSQL runs; git keeps the older ones. */
-const PREVIOUS_RUNS_KEPT = 10;
-const RESULTS_HEADER = `# Benchmark results
-
-Written by \`npm run bench\` (see README, "Benchmarks"): the newest run first, the ${PREVIOUS_RUNS_KEPT} before it under
-"Previous runs" (older ones are in this file's git history). "ours ÷ bare" is the app's rate over a bare
-\`node:http\` server's answering the same bytes in the same run: timings on these shared machines are only comparable
-within one run.
-`;
-
-function writeResults(report: string) {
-  const existing = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '';
-  const latestAt = existing.indexOf('## Latest run');
-  const previousAt = existing.indexOf('## Previous runs');
-  const latest =
-    latestAt >= 0
-      ? existing.slice(latestAt + '## Latest run'.length, previousAt > latestAt ? previousAt : undefined).trim()
-      : '';
-  const previous = previousAt >= 0 ? existing.slice(previousAt + '## Previous runs'.length).trim() : '';
-  // Each run is a section of its own (`### date, database`): the newest PREVIOUS_RUNS_KEPT stay.
-  const older = [latest, previous]
-    .filter(Boolean)
-    .join('\n\n')
-    .split(/^(?=### )/m)
-    .slice(0, PREVIOUS_RUNS_KEPT)
-    .join('')
-    .trim();
-  // What stands above the runs (the header and the notes written by hand on what each fix gained) stays as it is.
-  const head = latestAt > 0 ? existing.slice(0, latestAt).trimEnd() : RESULTS_HEADER.trimEnd();
-  fs.writeFileSync(
-    RESULTS_FILE,
-    `${head}\n\n## Latest run\n\n${report}\n${older ? `\n## Previous runs\n\n${older}\n` : ''}`,
-  );
-}
-
-function log(line: string) {
-  console.error(`bench: ${line}`);
-}
-
-function seconds(from: number, to = performance.now()) {
-  return `${((to - from) / 1000).toFixed(1)} s`;
-}
-
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanUp().catch((error: unknown) => console.error(`bench: clean-up failed: ${String(error)}`));
-}
-process.exit(exitCode);
+const barePort = option('--bare-server');
+if (barePort) serveBare(Number(barePort));
+else await main();
