@@ -16,7 +16,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchRoutes } from 'react-router';
 import { App } from './app/app';
-import { createAppRouter, createRoutes, ROUTER_BASENAME, urlLanguage } from './app/router';
+import { createRoutes, ROUTER_BASENAME, urlLanguage } from './app/router';
 import { startI18n } from './i18n/i18n';
 import { createQueryClient } from './lib/react-query';
 
@@ -24,7 +24,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
-const routes = createRoutes(queryClient);
+const routes = createRoutes();
 const params = matchRoutes(routes, window.location, ROUTER_BASENAME)?.at(-1)?.params ?? {};
 
 // The strings of the address's language (`/pannel/mobile/en`, `?lang=en`) or the tab's are loaded first, so that
@@ -33,7 +33,7 @@ const params = matchRoutes(routes, window.location, ROUTER_BASENAME)?.at(-1)?.pa
 void startI18n(urlLanguage(window.location, params)).then(() =>
   createRoot(root).render(
     <StrictMode>
-      <App queryClient={queryClient} router={createAppRouter(routes)} />
+      <App queryClient={queryClient} routes={routes} />
     </StrictMode>,
   ),
 );

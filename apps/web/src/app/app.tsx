@@ -1,12 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { AppProvider } from './provider';
-import type { createAppRouter } from './router';
+import { AppRoutes, ROUTER_BASENAME } from './router';
 
-export function App({ queryClient, router }: { queryClient: QueryClient; router: ReturnType<typeof createAppRouter> }) {
+export function App({ queryClient, routes }: { queryClient: QueryClient; routes: RouteObject[] }) {
   return (
     <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter basename={ROUTER_BASENAME}>
+        <AppRoutes routes={routes} />
+      </BrowserRouter>
     </AppProvider>
   );
 }

@@ -1,11 +1,10 @@
 import '@mantine/core/styles/Notification.css';
-import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { cssVariablesResolver, theme } from '../components/ui/theme';
+import { Toaster } from '../components/ui/toaster';
 import { i18n } from '../i18n/i18n';
 import { useRefetchLocalizedOnLanguageChange } from '../lib/react-query';
 
@@ -25,7 +24,7 @@ export function AppProvider({ queryClient, children }: { queryClient: QueryClien
         // Every variable is written by the provider, rather than the defaults coming from a stylesheet the first screen would load.
         deduplicateCssVariables={false}
       >
-        <Notifications position="top-center" limit={3} />
+        <Toaster />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

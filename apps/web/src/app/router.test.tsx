@@ -1,13 +1,13 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n';
 import { createQueryClient } from '../lib/react-query';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from '../lib/storage';
 import { envelope, type FetchStub, json, stubFetch } from '../testing/fetch-stub';
-import { TestAppProviders } from '../testing/render';
-import { createRoutes, sendToLoginOnUnauthorized } from './router';
+import { LocationProbe, TestAppProviders } from '../testing/render';
+import { AppRoutes, createRoutes } from './router';
 
 const CONFIG = {
   version: '2.4.1',
@@ -45,13 +45,15 @@ beforeEach(() => {
 function renderAt(path: string) {
   const user = userEvent.setup();
   const queryClient = createQueryClient();
-  const router = sendToLoginOnUnauthorized(createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] }));
   const utils = render(
     <TestAppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes routes={createRoutes()} />
+        <LocationProbe />
+      </MemoryRouter>
     </TestAppProviders>,
   );
-  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  const location = () => utils.getByTestId('location').textContent;
   return { ...utils, user, location };
 }
 

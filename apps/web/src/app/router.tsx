@@ -1,25 +1,27 @@
-import type { QueryClient } from '@tanstack/react-query';
-import type { ComponentType } from 'react';
+import type { Language } from '@mutenet/contract';
+import { usePrefetchQuery } from '@tanstack/react-query';
+import { lazy, type ReactElement, useEffect, useMemo, useState } from 'react';
 import {
-  createBrowserRouter,
-  type LoaderFunctionArgs,
+  matchRoutes,
   Navigate,
+  Outlet,
   type Params,
   type RouteObject,
-  redirect,
+  useLocation,
+  useNavigate,
+  useRoutes,
 } from 'react-router';
 import { sessionUserQueryOptions } from '../features/auth/api/check-session';
 import { plansQueryOptions } from '../features/catalog/api/get-plans';
 import { noticeQueryOptions } from '../features/notice/api/get-notice';
 import { packageStatQueryOptions } from '../features/subscription/api/get-package-stat';
-import { setLanguage } from '../i18n/i18n';
+import { currentLanguage, setLanguage } from '../i18n/i18n';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { PATHS } from '../lib/paths';
 import { urlOptions } from '../lib/route-params';
 import { runtimeConfigQueryOptions } from '../lib/runtime-config';
 import { hasToken } from '../lib/storage';
-import { RouteError } from './route-error';
-import type { RouteHandle } from './route-handle';
+import { type RouteHandle, RouteMatchesContext } from './route-handle';
 import { LoginRoute } from './routes/login';
 import { RootRoute } from './routes/root';
 
@@ -27,120 +29,84 @@ import { RootRoute } from './routes/root';
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/$/, '') || '/';
 
 /** The language an address asks for (`/orders/mobile/en`, `?lang=en`), if any. */
-export function urlLanguage(url: URL | Location, params: Params) {
+export function urlLanguage(url: URL | Location | { search: string }, params: Params) {
   return urlOptions(url.search, params).language;
 }
 
-/**
- * Shows the language the address asks for before anything is asked of the server, so that every call goes in it.
- * Once per navigation: a language the customer picks afterwards stays while the address does.
- */
-async function applyUrlLanguage({ request, params }: LoaderFunctionArgs): Promise<null> {
-  const language = urlLanguage(new URL(request.url), params);
-  if (language) await setLanguage(language);
-  return null;
+// Every screen but login loads its code on demand. The screens that show data as they open ask for it beside their
+// code, with the query options they read it with (TanStack Query's usePrefetchQuery), rather than after it.
+const AppLayout = lazy(() => import('./routes/app-layout'));
+const Dashboard = lazy(() => import('./routes/dashboard'));
+const Shop = lazy(() => import('./routes/shop'));
+const Register = lazy(() => import('./routes/register'));
+const ForgetPasswords = lazy(() => import('./routes/forget-passwords'));
+const ShowDocx = lazy(() => import('./routes/show-docx'));
+const KnowledgeBase = lazy(() => import('./routes/knowledge-base'));
+const NodeStatus = lazy(() => import('./routes/node-status'));
+const Orders = lazy(() => import('./routes/orders'));
+const Person = lazy(() => import('./routes/person'));
+const ShopConfigure = lazy(() => import('./routes/shop-configure'));
+const OrderStatus = lazy(() => import('./routes/order-status'));
+const Placeholder = lazy(() => import('./routes/placeholder'));
+
+/** The shell shows the version and the signed-in email, checked once each time the app opens. */
+function AppLayoutScreen() {
+  usePrefetchQuery(runtimeConfigQueryOptions());
+  usePrefetchQuery(sessionUserQueryOptions());
+  return <AppLayout />;
 }
 
-/**
- * The loader of a signed-in route (spec section 2: outside the public paths a stored token is required): the address's
- * language, then the queries its screen shows first (`queryClient.ensureQueryData` with the options the screen reads
- * them with), asked for beside its code. A query that fails is the screen's to show: the api client has already told
- * the customer.
- */
-function signedIn(firstData: () => readonly Promise<unknown>[] = () => []) {
-  return async (args: LoaderFunctionArgs): Promise<null> => {
-    if (!hasToken()) throw redirect(PATHS.login);
-    await applyUrlLanguage(args);
-    await Promise.allSettled(firstData());
-    return null;
-  };
+function DashboardScreen() {
+  usePrefetchQuery(noticeQueryOptions());
+  usePrefetchQuery(packageStatQueryOptions());
+  return <Dashboard />;
 }
 
-/** A route module's screen, as a lazy route takes it. */
-const screen = (module: { default: ComponentType }) => ({ Component: module.default });
+function ShopScreen() {
+  usePrefetchQuery(plansQueryOptions());
+  return <Shop />;
+}
 
-/** The route table of spec section 2, relative to the base path /person/; every screen but login loads on demand. */
-export function createRoutes(queryClient: QueryClient): RouteObject[] {
-  const signedInScreen = (
-    path: string,
-    title: RouteHandle['title'],
-    lazy: RouteObject['lazy'],
-    firstData?: () => readonly Promise<unknown>[],
-  ): RouteObject => ({ path, handle: { title } satisfies RouteHandle, lazy, loader: signedIn(firstData) });
-  const placeholder = () => import('./routes/placeholder').then(screen);
+/** Spec section 2: outside the public paths a stored token is required. */
+function SignedIn() {
+  return hasToken() ? <Outlet /> : <Navigate to={PATHS.login} replace />;
+}
 
+const titled = (path: string, title: RouteHandle['title'], element: ReactElement): RouteObject => ({
+  path,
+  element,
+  handle: { title } satisfies RouteHandle,
+});
+
+/** The route table of spec section 2, relative to the base path /person/. */
+export function createRoutes(): RouteObject[] {
   return [
     {
       element: <RootRoute />,
-      errorElement: <RouteError standalone />,
-      // The brand index.html paints, until the first screen has its code and data.
-      hydrateFallbackElement: <p className="boot-brand">Mutenet</p>,
-      loader: applyUrlLanguage,
       children: [
         { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
-        { path: PATHS.login, element: <LoginRoute />, handle: { title: 'auth.login.title' } satisfies RouteHandle },
+        titled(PATHS.login, 'auth.login.title', <LoginRoute />),
+        titled(PATHS.register, 'auth.register.title', <Register />),
+        titled(PATHS.forgetPasswords, 'auth.reset.title', <ForgetPasswords />),
+        titled(PATHS.showDocx, 'licence.title', <ShowDocx />),
         {
-          path: PATHS.register,
-          handle: { title: 'auth.register.title' } satisfies RouteHandle,
-          lazy: () => import('./routes/register').then(screen),
-        },
-        {
-          path: PATHS.forgetPasswords,
-          handle: { title: 'auth.reset.title' } satisfies RouteHandle,
-          lazy: () => import('./routes/forget-passwords').then(screen),
-        },
-        {
-          path: PATHS.showDocx,
-          handle: { title: 'licence.title' } satisfies RouteHandle,
-          lazy: () => import('./routes/show-docx').then(screen),
-        },
-        {
-          // The shell shows the version and the signed-in email, checked once each time the app opens.
-          lazy: () => import('./routes/app-layout').then(screen),
-          loader: signedIn(() => [
-            queryClient.ensureQueryData(runtimeConfigQueryOptions()),
-            queryClient.ensureQueryData(sessionUserQueryOptions()),
-          ]),
+          element: <SignedIn />,
           children: [
             {
-              // A screen that cannot load says so inside the shell, which stays.
-              errorElement: <RouteError />,
+              element: <AppLayoutScreen />,
               children: [
                 { path: PATHS.home, element: <Navigate to={PATHS.dashboard} replace /> },
-                signedInScreen(
-                  `${PATHS.dashboard}/:from?/:lang?`,
-                  'nav.dashboard',
-                  () => import('./routes/dashboard').then(screen),
-                  () => [
-                    queryClient.ensureQueryData(noticeQueryOptions()),
-                    queryClient.ensureQueryData(packageStatQueryOptions()),
-                  ],
-                ),
-                signedInScreen(PATHS.knowledgeBase, 'nav.knowledgeBase', () =>
-                  import('./routes/knowledge-base').then(screen),
-                ),
-                signedInScreen(
-                  `${PATHS.shop}/:from?/:lang?`,
-                  'nav.purchase',
-                  () => import('./routes/shop').then(screen),
-                  () => [queryClient.ensureQueryData(plansQueryOptions())],
-                ),
-                signedInScreen(`${PATHS.nodeStatus}/:from?/:lang?`, 'nav.nodeStatus', () =>
-                  import('./routes/node-status').then(screen),
-                ),
-                signedInScreen(`${PATHS.orders}/:from?/:lang?`, 'nav.myOrder', () =>
-                  import('./routes/orders').then(screen),
-                ),
-                signedInScreen(PATHS.invite, 'nav.invite', placeholder),
-                signedInScreen(PATHS.help, 'nav.help', placeholder),
-                signedInScreen(PATHS.flow, 'nav.flow', placeholder),
-                signedInScreen(PATHS.userCentre, 'nav.userCentre', () => import('./routes/person').then(screen)),
-                signedInScreen(`${PATHS.shopConfigure}/:obj`, 'nav.configure', () =>
-                  import('./routes/shop-configure').then(screen),
-                ),
-                signedInScreen(`${PATHS.orderStatus}/:params`, 'nav.orderDetails', () =>
-                  import('./routes/order-status').then(screen),
-                ),
+                titled(`${PATHS.dashboard}/:from?/:lang?`, 'nav.dashboard', <DashboardScreen />),
+                titled(PATHS.knowledgeBase, 'nav.knowledgeBase', <KnowledgeBase />),
+                titled(`${PATHS.shop}/:from?/:lang?`, 'nav.purchase', <ShopScreen />),
+                titled(`${PATHS.nodeStatus}/:from?/:lang?`, 'nav.nodeStatus', <NodeStatus />),
+                titled(`${PATHS.orders}/:from?/:lang?`, 'nav.myOrder', <Orders />),
+                titled(PATHS.invite, 'nav.invite', <Placeholder />),
+                titled(PATHS.help, 'nav.help', <Placeholder />),
+                titled(PATHS.flow, 'nav.flow', <Placeholder />),
+                titled(PATHS.userCentre, 'nav.userCentre', <Person />),
+                titled(`${PATHS.shopConfigure}/:obj`, 'nav.configure', <ShopConfigure />),
+                titled(`${PATHS.orderStatus}/:params`, 'nav.orderDetails', <OrderStatus />),
                 { path: '*', element: <Navigate to={PATHS.home} replace /> },
               ],
             },
@@ -151,15 +117,40 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   ];
 }
 
-type AppRouter = ReturnType<typeof createBrowserRouter>;
-
-/** After a 401 (the api client has cleared storage) the router sends the customer to the login screen. */
-export function sendToLoginOnUnauthorized(router: AppRouter): AppRouter {
-  setUnauthorizedHandler(() => void router.navigate(PATHS.login, { replace: true }));
-  return router;
+/**
+ * Shows the language the address asks for before its screen renders, so that every call goes in it. Once per
+ * navigation: a language the customer picks afterwards stays while the address does. True once it is shown.
+ */
+function useUrlLanguage(language: Language | undefined, navigation: string): boolean {
+  const [applied, setApplied] = useState<string>();
+  useEffect(() => {
+    if (!language || applied === navigation) return;
+    let live = true;
+    void setLanguage(language).then(() => {
+      if (live) setApplied(navigation);
+    });
+    return () => {
+      live = false;
+    };
+  }, [language, navigation, applied]);
+  return !language || applied === navigation || currentLanguage() === language;
 }
 
-/** The panel's router: the code and first data of the address the page opened at start loading at once. */
-export function createAppRouter(routes: RouteObject[]): AppRouter {
-  return sendToLoginOnUnauthorized(createBrowserRouter(routes, { basename: ROUTER_BASENAME }));
+/** After a 401 (the api client has cleared storage) the customer is sent to the login screen. */
+function useUnauthorizedToLogin() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler(() => void navigate(PATHS.login, { replace: true }));
+    return () => setUnauthorizedHandler(null);
+  }, [navigate]);
+}
+
+/** The screen of the address shown, with the routes it matched for the title and the shell. */
+export function AppRoutes({ routes }: { routes: RouteObject[] }) {
+  const location = useLocation();
+  const matches = useMemo(() => matchRoutes(routes, location) ?? [], [routes, location]);
+  const element = useRoutes(routes, location);
+  const ready = useUrlLanguage(urlLanguage(location, matches.at(-1)?.params ?? {}), location.key);
+  useUnauthorizedToLogin();
+  return <RouteMatchesContext.Provider value={matches}>{ready ? element : null}</RouteMatchesContext.Provider>;
 }

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import {
   ERROR_CODE,
   getCaptcha,
@@ -15,6 +14,7 @@ import { setLanguage } from '../i18n/i18n';
 import { envelope, type FetchStub, stubFetch } from '../testing/fetch-stub';
 import { ApiError, callEndpoint, callTextEndpoint, fetchJson, setUnauthorizedHandler, statusText } from './api-client';
 import { getSessionValue, getToken, SESSION_KEYS, setSessionValue, setToken } from './storage';
+import { notifications } from './toasts';
 
 let net: FetchStub;
 let toasts: ReturnType<typeof vi.spyOn>;

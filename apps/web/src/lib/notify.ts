@@ -1,5 +1,5 @@
-import { notifications } from '@mantine/notifications';
 import { i18n } from '../i18n/i18n';
+import { notifications } from './toasts';
 
 type Tone = 'error' | 'success' | 'warning';
 
@@ -13,7 +13,6 @@ function show(tone: Tone, message: string, options: ToastOptions = {}): void {
     title: options.title,
     message,
     ...(options.autoClose === undefined ? {} : { autoClose: options.autoClose }),
-    closeButtonProps: { 'aria-label': i18n.t('common.close') },
     'data-tone': tone,
   });
 }

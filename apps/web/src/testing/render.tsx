@@ -1,5 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,11 +6,12 @@ import { type ReactElement, type ReactNode, StrictMode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router';
 import { cssVariablesResolver, theme } from '../components/ui/theme';
+import { Toaster } from '../components/ui/toaster';
 import { i18n } from '../i18n/i18n';
 import { createQueryClient, useRefetchLocalizedOnLanguageChange } from '../lib/react-query';
 
 /** Shows where the router is, for assertions on redirects. */
-function LocationProbe() {
+export function LocationProbe() {
   const location = useLocation();
   return (
     <output data-testid="location" hidden>
@@ -27,7 +27,7 @@ export function TestAppProviders({ queryClient, children }: { queryClient: Query
     <StrictMode>
       <I18nextProvider i18n={i18n}>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
-          <Notifications />
+          <Toaster />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </MantineProvider>
       </I18nextProvider>

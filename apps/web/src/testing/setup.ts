@@ -1,9 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, startI18n } from '../i18n/i18n';
 import { setUnauthorizedHandler } from '../lib/api-client';
+import { notifications } from '../lib/toasts';
 import { shimHappyDomForDomPurify } from './happy-dom-shims';
 
 shimHappyDomForDomPurify();

@@ -1,8 +1,9 @@
-import { useCallback, useDeferredValue } from 'react';
+import { useCallback, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { resolveActiveEntry } from '../../components/shell/menu';
 import { ShellLayout } from '../../components/shell/shell-layout';
+import { ScreenLoader } from '../../components/ui/screen-loader';
 import { useSessionUser } from '../../features/auth/api/check-session';
 import { useLogout } from '../../features/auth/api/logout';
 import { PATHS } from '../../lib/paths';
@@ -10,9 +11,7 @@ import { urlOptions } from '../../lib/route-params';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { getSessionValue, hasToken, SESSION_KEYS } from '../../lib/storage';
 import { useRouteTitle, useScreenParams } from '../route-handle';
-
-/** The screen inside the shell: one element for good, so that the shell renders again only when its props change. */
-const SCREEN = <Outlet />;
+import { ScreenBoundary } from '../screen-boundary';
 
 /** The signed-in screens inside the shell; composes the shell with sign-out and the session's email. */
 export default function AppLayoutRoute() {
@@ -34,6 +33,16 @@ export default function AppLayoutRoute() {
   const email = useDeferredValue(storedEmail ?? session.data?.user ?? '');
   const version = useDeferredValue(config.data?.version);
   const websiteUrl = useDeferredValue(config.data?.websiteUrl);
+  // A screen that cannot load says so inside the shell, which stays. One element per address, so that the shell
+  // renders again only when its props change.
+  const screen = useMemo(
+    () => (
+      <ScreenBoundary address={location.pathname} fallback={<ScreenLoader />}>
+        <Outlet />
+      </ScreenBoundary>
+    ),
+    [location.pathname],
+  );
   const onUserCentre = useCallback(() => void navigate(PATHS.userCentre), [navigate]);
   const onSignOut = useCallback(() => {
     if (!signingOut) logout();
@@ -50,7 +59,7 @@ export default function AppLayoutRoute() {
       onUserCentre={onUserCentre}
       onSignOut={onSignOut}
     >
-      {SCREEN}
+      {screen}
     </ShellLayout>
   );
 }

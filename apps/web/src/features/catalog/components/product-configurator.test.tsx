@@ -1,7 +1,7 @@
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../i18n/i18n';
+import { notifications } from '../../../lib/toasts';
 import { envelope, type FetchStub, stubFetch } from '../../../testing/fetch-stub';
 import { CURRENCIES, productOf, TRAFFIC_PLAN } from '../../../testing/fixtures';
 import { renderWithProviders } from '../../../testing/render';

@@ -1,8 +1,8 @@
-import { notifications } from '@mantine/notifications';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '@mutenet/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notifications } from '../../../lib/toasts';
 import { envelope, type FetchStub, stubFetch } from '../../../testing/fetch-stub';
 import { makeOrder } from '../../../testing/fixtures';
 import { renderWithProviders } from '../../../testing/render';

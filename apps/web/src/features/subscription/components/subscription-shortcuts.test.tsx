@@ -1,7 +1,7 @@
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notifications } from '../../../lib/toasts';
 import { type FetchStub, stubFetch } from '../../../testing/fetch-stub';
 import { SUBSCRIPTION_LINK } from '../../../testing/fixtures';
 import { renderWithProviders } from '../../../testing/render';
