@@ -54,7 +54,7 @@ describe('the web app’s weight', () => {
       );
     });
     await tab.goto('/person/login');
-    await tab.getByTestId('captcha-image').waitFor();
+    await tab.getByTestId('captcha-picture').waitFor();
     await tab.waitForLoadState('networkidle');
     const loaded = await Promise.all(transfers);
 

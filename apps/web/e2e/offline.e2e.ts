@@ -72,7 +72,7 @@ describe('the panel with the server unreachable, on a phone', () => {
     const tab = await openPage(browser, server.url, PHONE);
     const failures = watchFailures(tab);
     await tab.goto('/person/login');
-    await tab.getByTestId('captcha-image').waitFor();
+    await tab.getByTestId('captcha-picture').waitFor();
     // The server stops answering: every call fails, as every file not loaded yet would.
     await tab.route('**/*', (route) => route.abort('connectionrefused'));
     await tab.getByTestId('captcha-refresh').click();
@@ -85,7 +85,7 @@ describe('the panel with the server unreachable, on a phone', () => {
     const tab = await openPage(browser, server.url, PHONE);
     const failures = watchFailures(tab);
     await tab.goto('/person/login?lang=zh-Hans');
-    await tab.getByTestId('captcha-image').waitFor();
+    await tab.getByTestId('captcha-picture').waitFor();
     await tab.context().setOffline(true);
     await tab.getByTestId('register-link').click();
     const message = tab.getByTestId('route-error');

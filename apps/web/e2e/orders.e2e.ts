@@ -206,7 +206,7 @@ describe('shop, orders and the hosted checkout in a real browser', () => {
     const context = await browser.newContext({ baseURL: server.url });
     const tab = await context.newPage();
     await tab.goto('/person/login?lang=en');
-    await tab.getByTestId('captcha-image').waitFor();
+    await tab.getByTestId('captcha-picture').waitFor();
     await tabTo(tab, tab.getByTestId('email'));
     await tab.keyboard.type(email);
     await tabTo(tab, tab.getByTestId('password'));

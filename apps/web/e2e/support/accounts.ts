@@ -30,7 +30,7 @@ export async function insertAccount(server: E2eServer, email: string, password =
  * was typed clears it (it can be slow on a busy machine).
  */
 export async function typePictureCode(page: Page) {
-  await page.getByTestId('captcha-image').waitFor();
+  await page.getByTestId('captcha-picture').waitFor();
   await page.getByTestId('imgCode').fill(CAPTCHA_TEST_CODE);
 }
 

@@ -119,7 +119,7 @@ describe('route guard', () => {
 describe('the public screens’ picture code', () => {
   it('shows the picture the login screen asked for as it opened, asking once', async () => {
     renderAt('/login');
-    expect(await screen.findByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-1');
+    expect(await screen.findByTestId('captcha-picture')).toHaveAttribute('data-img-id', 'captcha-1');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(net.to('/mutenet/verify/code/img')).toHaveLength(1);
   });

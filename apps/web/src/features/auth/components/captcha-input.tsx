@@ -39,7 +39,7 @@ export function CaptchaInput({
           w={IMAGE_WIDTH}
           h={IMAGE_HEIGHT}
           fit="contain"
-          data-testid="captcha-image"
+          data-testid="captcha-picture"
           data-img-id={captcha.data.imgId}
         />
       ) : (

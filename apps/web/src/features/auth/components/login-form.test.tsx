@@ -16,7 +16,7 @@ beforeEach(() => {
 async function renderLogin() {
   const onLoggedIn = vi.fn();
   const utils = renderWithProviders(<LoginForm onLoggedIn={onLoggedIn} />, { path: '/login' });
-  const captcha = await screen.findByTestId('captcha-image');
+  const captcha = await screen.findByTestId('captcha-picture');
   return { ...utils, onLoggedIn, captcha };
 }
 
@@ -26,7 +26,7 @@ describe('LoginForm', () => {
     expect(captcha).toHaveAttribute('data-img-id', 'captcha-1');
     const refresh = screen.getByRole('button', { name: 'Picture verification code, select to get a new one' });
     await user.click(refresh);
-    await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    await waitFor(() => expect(screen.getByTestId('captcha-picture')).toHaveAttribute('data-img-id', 'captcha-2'));
     expect(net.to('/mutenet/verify/code/img')).toHaveLength(2);
   });
 
@@ -101,7 +101,7 @@ describe('LoginForm', () => {
     const toast = await screen.findByRole('alert');
     expect(within(toast).getByText('Mistake')).toBeInTheDocument();
     expect(within(toast).getByText('The picture verification code is wrong')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    await waitFor(() => expect(screen.getByTestId('captcha-picture')).toHaveAttribute('data-img-id', 'captcha-2'));
     expect(screen.getByLabelText('Picture code')).toHaveValue('');
     expect(onLoggedIn).not.toHaveBeenCalled();
     expect(getToken()).toBeNull();
@@ -128,7 +128,7 @@ describe('LoginForm', () => {
     const onLoggedIn = vi.fn();
     renderWithProviders(<LoginForm onLoggedIn={onLoggedIn} />);
 
-    expect(await screen.findByTestId('captcha-image')).toBeInTheDocument();
+    expect(await screen.findByTestId('captcha-picture')).toBeInTheDocument();
     expect(getToken()).toBeNull();
     expect(onLoggedIn).not.toHaveBeenCalled();
     expect(await screen.findByText('Login expired')).toBeInTheDocument();

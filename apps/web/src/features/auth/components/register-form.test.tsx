@@ -19,7 +19,7 @@ beforeEach(() => {
 async function renderRegister() {
   const onRegistered = vi.fn();
   const utils = renderWithProviders(<RegisterForm onRegistered={onRegistered} />, { path: '/register' });
-  await screen.findByTestId('captcha-image');
+  await screen.findByTestId('captcha-picture');
   return { ...utils, onRegistered };
 }
 
@@ -110,7 +110,7 @@ describe('RegisterForm', () => {
       email: 'ana@example.com',
     });
     expect(await screen.findByRole('button', { name: /^Resend \(\d+ s\)$/ })).toBeDisabled();
-    await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    await waitFor(() => expect(screen.getByTestId('captcha-picture')).toHaveAttribute('data-img-id', 'captcha-2'));
     // The answer to the used picture is gone with it; the rest of the form stays.
     expect(screen.getByLabelText('Picture code')).toHaveValue('');
     expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');

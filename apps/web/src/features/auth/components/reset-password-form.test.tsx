@@ -13,7 +13,7 @@ beforeEach(() => {
 async function renderReset() {
   const onReset = vi.fn();
   const utils = renderWithProviders(<ResetPasswordForm onReset={onReset} />, { path: '/forgetPasswords' });
-  await screen.findByTestId('captcha-image');
+  await screen.findByTestId('captcha-picture');
   return { ...utils, onReset };
 }
 
@@ -68,7 +68,7 @@ describe('ResetPasswordForm', () => {
     expect(net.requests.find((r) => r.path === '/mutenet/verify/code/email')?.url.searchParams.get('action')).toBe(
       'reset_password',
     );
-    await waitFor(() => expect(screen.getByTestId('captcha-image')).toHaveAttribute('data-img-id', 'captcha-2'));
+    await waitFor(() => expect(screen.getByTestId('captcha-picture')).toHaveAttribute('data-img-id', 'captcha-2'));
     expect(screen.getByLabelText('Picture code')).toHaveValue('');
     expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');
   });
