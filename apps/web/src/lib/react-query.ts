@@ -13,13 +13,14 @@ declare module '@tanstack/react-query' {
 
 /**
  * How long data read afresh whenever its screen opens stays fresh: long enough that the screen, mounting once its
- * route's loader has it, does not ask again for it.
+ * code has arrived, does not ask again for what its route asked for beside that code.
  */
 export const FRESH_WHILE_OPENING_MS = 5_000;
 
 /**
- * A query its route's loader asks for on every visit (`app/router.tsx`): the screen, mounting once the loader is done,
- * shows a failure the loader met (the api client has toasted it) rather than asking again at once with a second toast.
+ * A query its route asks for beside the screen's code on every visit (`app/router.tsx`): the screen, mounting once its
+ * code has arrived, shows a failure that call met (the api client has toasted it) rather than asking again at once
+ * with a second toast.
  */
 export const ASKED_BY_ITS_ROUTE = { retryOnMount: false } as const;
 
