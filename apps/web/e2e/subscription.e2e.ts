@@ -84,6 +84,9 @@ describe('dashboard, knowledge base, node status and the subscription reset in a
     async (path, shown, calls, language) => {
       // The tab showed Portuguese last.
       const tab = await signedIn();
+      // The dashboard that signing in lands on asks for its data once its code has arrived: the calls are counted
+      // from its screen on, so that none of them is taken for the address's.
+      await tab.getByTestId('subscription-none').waitFor();
       const asked: string[] = [];
       const languages = new Set<string | undefined>();
       tab.on('request', (request) => {
