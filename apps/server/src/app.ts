@@ -93,8 +93,8 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(paymentsPlugin, {
     now,
     publicUrl: config.publicUrl,
-    sandbox: config.paymentSandbox,
-    sandboxSecret: config.paymentSandboxSecret,
+    production: config.env === 'production',
+    config: config.payments,
   });
   await app.register(noticePlugin, { now });
   await app.register(nodesPlugin, { now });

@@ -43,6 +43,7 @@ export const ERRORS = {
   ORDER_NOT_PAYABLE: { code: 2005, status: 200 },
   PAYMENT_METHOD_UNAVAILABLE: { code: 2006, status: 200 },
   PAYMENT_ACTION_REFUSED: { code: 2007, status: 200 },
+  PAYMENT_GATEWAY_UNAVAILABLE: { code: 2008, status: 200 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -207,6 +207,11 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     'pt-BR': 'Esta ação de pagamento não é possível no estado atual do pedido',
     'zh-Hans': '订单当前状态下无法执行此支付操作',
   },
+  PAYMENT_GATEWAY_UNAVAILABLE: {
+    en: 'This payment method is not answering right now. Try again in a moment, or choose another method',
+    'pt-BR': 'Este método de pagamento não está respondendo agora. Tente de novo em instantes ou escolha outro método',
+    'zh-Hans': '该支付方式暂时无响应，请稍后重试或选择其他支付方式',
+  },
 };
 
 export function messageOf(key: MessageKey, language: RequestLanguage): string {

@@ -7,6 +7,9 @@ import { type CatalogService, createCatalogService } from '../modules/catalog/ca
 import { createNodesService, type NodesService } from '../modules/nodes/nodes.service.js';
 import { createNoticeService, type NoticeService } from '../modules/notice/notice.service.js';
 import { createOrdersService, type OrdersService } from '../modules/orders/orders.service.js';
+import { configuredGateways } from '../modules/payments/gateways/index.js';
+import { PaymentsRepository } from '../modules/payments/payments.repository.js';
+import { PaymentsService } from '../modules/payments/payments.service.js';
 import { createSubscriptionService, type SubscriptionService } from '../modules/subscription/subscription.service.js';
 import { connectRedis, MemoryStore, RedisStore, redisReady, type Store } from '../plugins/app/store.js';
 import type { Config } from '../plugins/external/env.js';
@@ -20,6 +23,8 @@ export type AdminServices = {
   nodes: NodesService;
   notice: NoticeService;
   orders: OrdersService;
+  /** Refunds go through the gateway that took the money, configured as the server's. */
+  payments: PaymentsService;
   subscriptions: SubscriptionService;
   users: UsersService;
   /** The database file itself, for backups. */
@@ -67,6 +72,14 @@ export async function openAdminContext(config: Config, now: () => number = Date.
       nodes: createNodesService(db, store, now),
       notice: createNoticeService(db, now),
       orders,
+      payments: new PaymentsService({
+        db,
+        repository: new PaymentsRepository(db),
+        orders,
+        gateways: configuredGateways(config.payments),
+        publicUrl: config.publicUrl,
+        now,
+      }),
       subscriptions,
       users: createUsersService(db),
       database: { dialect, backup: (file) => backupSqlite(config.databaseUrl, file) },

@@ -86,7 +86,10 @@ export interface OrdersTable {
   /** The currency's decimals when the order was made. */
   decimals: number;
   status: string;
+  /** The gateway the customer last opened, then the one that was paid. */
   gateway: string | null;
+  /** The gateway's id of the payment that paid the order: what a refund names. */
+  payment_ref: string | null;
   created_at: number;
   updated_at: number;
   /** When an unpaid order times out. */
@@ -101,7 +104,19 @@ export interface PaymentEventsTable {
   outcome: string;
   amount_minor: number | null;
   currency: string | null;
+  /** 1 when the event moved its order; a refund or chargeback left at 0 (it came first) applies with its success. */
+  applied: Generated<number>;
   created_at: number;
+}
+
+/** A payment started at a gateway, asked about by reconciliation until its order settles. */
+export interface PaymentAttemptsTable {
+  id: Generated<number>;
+  order_id: number;
+  gateway: string;
+  reference: string;
+  created_at: number;
+  check_at: number;
 }
 
 export interface UserPackagesTable {
@@ -173,6 +188,7 @@ export interface Database {
   package_prices: PackagePricesTable;
   orders: OrdersTable;
   payment_events: PaymentEventsTable;
+  payment_attempts: PaymentAttemptsTable;
   user_packages: UserPackagesTable;
   settings: SettingsTable;
   nodes: NodesTable;

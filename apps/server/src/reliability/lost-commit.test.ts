@@ -4,7 +4,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandbox } from '../modules/payments/gatew
 import { signUp } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
 import { httpClient } from '../test/http-client.js';
-import { paymentState } from '../test/payments.js';
+import { majorAmount, paymentState } from '../test/payments.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { POSTGRES_URL, startTestApp, type TestApp } from '../test/test-app.js';
 
@@ -49,14 +49,14 @@ describe.runIf(POSTGRES_URL)('a payment notification cut off in its transaction'
     });
     const order = await app.app.db
       .selectFrom('orders')
-      .select(['id', 'no', 'amount_minor'])
+      .select(['id', 'no', 'amount_minor', 'decimals'])
       .where('no', '=', body.data.orderNo)
       .executeTakeFirstOrThrow();
     const raw = JSON.stringify({
       eventId: `evt-${seq}`,
       orderNo: order.no,
       outcome: 'success',
-      amount: order.amount_minor,
+      amount: majorAmount(order),
       currency: 'USD',
     });
     const send = () =>

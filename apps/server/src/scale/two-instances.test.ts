@@ -115,7 +115,7 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
       eventId: `evt-${no}`,
       orderNo: no,
       outcome: 'success',
-      amount: order.amount_minor,
+      amount: majorAmount(order),
       currency: 'USD',
     });
     expect(paid.body).toMatchObject({ code: 0, data: { status: 'success', applied: true } });
@@ -260,7 +260,7 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('two instances on one PostgreSQL and o
             eventId: `evt-${order.no}`,
             orderNo: order.no,
             outcome: 'success',
-            amount: order.amount_minor,
+            amount: majorAmount(order),
             currency: 'USD',
           }).then((answer) => ({ no: order.no, answer })),
         ),

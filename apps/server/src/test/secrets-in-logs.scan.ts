@@ -25,6 +25,8 @@ const MIN_SECRETS: Record<SecretKind, number> = {
   'node token': 20,
   'subscription token': 10,
   'payment sandbox secret': 1,
+  // Stripe's key and webhook secret, Mercado Pago's token and secret, BTCPay's key and secret.
+  'payment gateway secret': 6,
   'metrics token': 1,
 };
 

@@ -90,7 +90,17 @@ export async function startTestApp({
     ...(redis && REDIS_URL ? { REDIS_URL } : {}),
     ...env,
   });
-  recordSecret('payment sandbox secret', config.paymentSandboxSecret);
+  recordSecret('payment sandbox secret', config.payments.sandboxSecret);
+  const { stripe, mercadopago, btcpay } = config.payments;
+  for (const secret of [
+    stripe?.secretKey,
+    stripe?.webhookSecret,
+    ...(mercadopago?.accounts ?? []).flatMap((account) => [account.accessToken, account.webhookSecret]),
+    btcpay?.apiKey,
+    btcpay?.webhookSecret,
+  ]) {
+    recordSecret('payment gateway secret', secret);
+  }
   recordSecret('metrics token', config.metricsToken);
   const logs: string[] = [];
   // Also appended to the run's log directory, when there is one, for the leak scan (test-log.ts).

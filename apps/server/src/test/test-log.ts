@@ -17,6 +17,7 @@ export const SECRET_KINDS = [
   'node token',
   'subscription token',
   'payment sandbox secret',
+  'payment gateway secret',
   'metrics token',
 ] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];

@@ -102,6 +102,23 @@ describe('CheckoutPage', () => {
     expect(screen.queryByRole('region', { name: 'Sandbox payment' })).not.toBeInTheDocument();
   });
 
+  it('says so when a gateway does not answer, and leaves every method to choose again', async () => {
+    serveCheckout({ methods: [{ id: 'stripe', name: 'Card (Stripe)' }, SANDBOX] });
+    const unavailable =
+      'This payment method is not answering right now. Try again in a moment, or choose another method';
+    net.on(
+      'POST',
+      `${CHECKOUT}/pay`,
+      envelope(null, { code: ERROR_CODE.PAYMENT_GATEWAY_UNAVAILABLE, msg: unavailable }),
+    );
+    const { user, redirect } = renderCheckout();
+    await user.click(await screen.findByRole('button', { name: 'Card (Stripe)' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(unavailable);
+    expect(redirect).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Card (Stripe)' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Sandbox (test payments)' })).toBeEnabled();
+  });
+
   it('shows the status and no button for an order that can no longer be paid', async () => {
     serveCheckout({ status: 'timeout', payable: false });
     renderCheckout();

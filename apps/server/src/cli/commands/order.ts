@@ -2,6 +2,7 @@ import { ORDER_NO_PATTERN, ORDER_STATUSES } from '@mutenet/contract';
 import type { Localized } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
 import type { OrdersService } from '../../modules/orders/orders.service.js';
+import { RefundFailed } from '../../modules/payments/payments.service.js';
 import { CommandError, command, flag, integer, type Noun, oneOf, type Parsed, text, UsageError } from '../command.js';
 import type { AdminServices } from '../context.js';
 import { formatMajor, isoTime, keyValues, table, toGb } from '../output.js';
@@ -70,7 +71,7 @@ function orderNo(parsed: Parsed): string {
 const change = (
   verb: string,
   summary: string,
-  apply: (orders: OrdersService, no: string) => Promise<OrderRow | undefined>,
+  apply: (services: AdminServices, no: string) => Promise<OrderRow | undefined>,
   refusal: string,
   done: string,
 ) =>
@@ -80,7 +81,7 @@ const change = (
     example: `admin order ${verb} 202608011200001234567890`,
     parse: orderNo,
     async run(no, services) {
-      const changed = await apply(services.orders, no);
+      const changed = await apply(services, no);
       if (!changed) {
         const row = await services.orders.adminFind(no);
         if (!row) throw new CommandError(`order ${no} not found`);
@@ -159,21 +160,28 @@ export const orderCommands: Noun = {
     'mark-paid': change(
       'mark-paid',
       'records a payment the operator saw arrive: the order succeeds and its package is activated, once',
-      (orders, no) => orders.markPaid(no),
+      ({ orders }, no) => orders.markPaid(no),
       'only an unpaid order (waiting, paying, doing, failed, cancel, timeout or close) can be marked paid',
       'marked paid: its package is active or queued',
     ),
     refund: change(
       'refund',
-      'refunds a paid order: its package ends now',
-      (orders, no) => orders.refund(no),
+      'refunds a paid order through the gateway that took the money, then its package ends',
+      async ({ payments }, no) => {
+        try {
+          return await payments.refund(no);
+        } catch (error) {
+          if (error instanceof RefundFailed) throw new CommandError(error.message);
+          throw error;
+        }
+      },
       'only a paid (success) order can be refunded',
       'refunded: its package has ended',
     ),
     chargeback: change(
       'chargeback',
       'records a chargeback of a paid order: it turns rejected and its package ends now',
-      (orders, no) => orders.chargeback(no),
+      ({ orders }, no) => orders.chargeback(no),
       'only a paid (success) order can be charged back',
       'charged back: its package has ended',
     ),

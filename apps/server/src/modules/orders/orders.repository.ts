@@ -18,12 +18,13 @@ export type OrderRow = {
   decimals: number;
   status: OrderStatus;
   gateway: string | null;
+  payment_ref: string | null;
   created_at: number;
   updated_at: number;
   due_at: number;
 };
 
-export type NewOrder = Omit<OrderRow, 'id' | 'status' | 'gateway' | 'updated_at'>;
+export type NewOrder = Omit<OrderRow, 'id' | 'status' | 'gateway' | 'payment_ref' | 'updated_at'>;
 
 /** Which orders a change may apply to: their number or id, optionally their owner, and their statuses. */
 export type Transition = {
@@ -33,7 +34,9 @@ export type Transition = {
   to: OrderStatus;
   /** Only orders not yet due (an unpaid order past its due time counts as timed out). */
   notDueAt?: number;
+  /** The gateway opened or, with `paymentRef`, the gateway and its payment that paid the order. */
   gateway?: string;
+  paymentRef?: string;
 };
 
 const COLUMNS = [
@@ -52,6 +55,7 @@ const COLUMNS = [
   'decimals',
   'status',
   'gateway',
+  'payment_ref',
   'created_at',
   'updated_at',
   'due_at',
@@ -75,7 +79,7 @@ export class OrdersRepository {
     try {
       return (await this.db
         .insertInto('orders')
-        .values({ ...order, status: 'waiting', gateway: null, updated_at: order.created_at })
+        .values({ ...order, status: 'waiting', gateway: null, payment_ref: null, updated_at: order.created_at })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow()) as OrderRow;
     } catch (error) {
@@ -121,7 +125,12 @@ export class OrdersRepository {
   async transition(change: Transition, now: number): Promise<OrderRow | undefined> {
     let query = this.db
       .updateTable('orders')
-      .set({ status: change.to, updated_at: now, ...(change.gateway ? { gateway: change.gateway } : {}) })
+      .set({
+        status: change.to,
+        updated_at: now,
+        ...(change.gateway ? { gateway: change.gateway } : {}),
+        ...(change.paymentRef ? { payment_ref: change.paymentRef } : {}),
+      })
       .where('status', 'in', [...change.from]);
     query = 'no' in change.match ? query.where('no', '=', change.match.no) : query.where('id', '=', change.match.id);
     if (change.userId !== undefined) query = query.where('user_id', '=', change.userId);

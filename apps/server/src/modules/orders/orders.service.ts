@@ -18,23 +18,28 @@ import { type OrderFilter, type OrderRow, OrdersRepository } from './orders.repo
 export const GATEWAY_OUTCOMES = ['success', 'failed', 'cancel', 'doing', 'refunded', 'rejected'] as const;
 export type GatewayOutcome = (typeof GATEWAY_OUTCOMES)[number];
 
+/** Every status of an order that has not been paid: a payment that arrives late still pays it. */
+const UNPAID: readonly OrderStatus[] = ['waiting', 'paying', 'doing', 'failed', 'cancel', 'timeout', 'close'];
+
 /**
  * The lifecycle: from which statuses an order may move to each status. `open` statuses count only while the
  * order is not yet due (after that it has timed out, whether or not the timeout job has run); `any` always.
+ * A success moves any unpaid order: money that arrived after the order timed out, was cancelled or failed still
+ * activates it (the operator may refund it), so that no paid order is left unpaid.
  */
 const TRANSITIONS: Partial<Record<OrderStatus, { open: readonly OrderStatus[]; any: readonly OrderStatus[] }>> = {
   paying: { open: ['waiting', 'paying'], any: [] },
   close: { open: ['waiting'], any: [] },
   doing: { open: ['waiting', 'paying'], any: [] },
-  success: { open: ['waiting', 'paying'], any: ['doing'] },
+  success: { open: [], any: UNPAID },
   failed: { open: ['waiting', 'paying'], any: ['doing'] },
   cancel: { open: ['waiting', 'paying'], any: ['doing'] },
   refunded: { open: [], any: ['success'] },
   rejected: { open: [], any: ['success'] },
 };
 
-/** An operator who saw the money arrive may mark any unpaid or lapsed order paid. */
-const MARK_PAID = { open: [], any: ['waiting', 'paying', 'doing', 'failed', 'cancel', 'timeout', 'close'] } as const;
+/** The gateway and its id of the payment that paid an order. */
+export type PaidBy = { gateway: string; paymentRef: string | null };
 
 export type OrdersDeps = {
   db: Executor;
@@ -140,13 +145,15 @@ export class OrdersService {
 
   async cancel(userId: number, no: string): Promise<void> {
     const row = await this.ownOrder(userId, no);
-    if (!(await this.#move(this.deps.db, { no: row.no }, 'close', userId))) throw new AppError('ORDER_NOT_CANCELLABLE');
+    if (!(await this.#move(this.deps.db, { no: row.no }, 'close', { userId }))) {
+      throw new AppError('ORDER_NOT_CANCELLABLE');
+    }
   }
 
   /** The customer opened a gateway: the order turns `paying`. */
   async startPaying(userId: number, no: string, gateway: string): Promise<OrderRow> {
     const row = await this.ownOrder(userId, no);
-    const changed = await this.#move(this.deps.db, { no: row.no }, 'paying', userId, TRANSITIONS.paying, gateway);
+    const changed = await this.#move(this.deps.db, { no: row.no }, 'paying', { userId, payment: { gateway } });
     if (!changed) throw new AppError('ORDER_NOT_PAYABLE');
     return changed;
   }
@@ -161,9 +168,16 @@ export class OrdersService {
     return ORDER_NO_PATTERN.test(no) ? this.deps.repository.with(tx).findByNo(no) : Promise.resolve(undefined);
   }
 
-  /** Applies what a gateway reported, inside the caller's transaction; undefined when the lifecycle refuses it. */
-  applyOutcome(tx: Executor, orderId: number, outcome: GatewayOutcome): Promise<OrderRow | undefined> {
-    return this.#move(tx, { id: orderId }, outcome);
+  /**
+   * Applies what a gateway reported, inside the caller's transaction; undefined when the lifecycle refuses it. A
+   * success records the gateway and its payment, which a refund names.
+   */
+  applyOutcome(tx: Executor, orderId: number, outcome: GatewayOutcome, paidBy: PaidBy): Promise<OrderRow | undefined> {
+    const payment =
+      outcome === 'success'
+        ? { gateway: paidBy.gateway, ...(paidBy.paymentRef ? { paymentRef: paidBy.paymentRef } : {}) }
+        : undefined;
+    return this.#move(tx, { id: orderId }, outcome, { payment });
   }
 
   /** Times out the unpaid orders past due; safe to run on every instance at once. */
@@ -175,15 +189,14 @@ export class OrdersService {
     db: Executor,
     match: { no: string } | { id: number },
     to: OrderStatus,
-    userId?: number,
-    rule = TRANSITIONS[to],
-    gateway?: string,
+    { userId, payment }: { userId?: number; payment?: { gateway: string; paymentRef?: string } | undefined } = {},
   ): Promise<OrderRow | undefined> {
+    const rule = TRANSITIONS[to];
     if (!rule) return undefined;
     const work = async (tx: Executor) => {
       const repository = this.deps.repository.with(tx);
       const now = this.deps.now();
-      const base = { match, to, ...(userId !== undefined ? { userId } : {}), ...(gateway ? { gateway } : {}) };
+      const base = { match, to, ...(userId !== undefined ? { userId } : {}), ...payment };
       let row = rule.any.length ? await repository.transition({ ...base, from: rule.any }, now) : undefined;
       if (!row && rule.open.length) row = await repository.transition({ ...base, from: rule.open, notDueAt: now }, now);
       if (row && to === 'success') {
@@ -220,8 +233,9 @@ export class OrdersService {
     return this.deps.repository.findByNo(no);
   }
 
+  /** An operator who saw the money arrive marks an unpaid or lapsed order paid. */
   markPaid(no: string): Promise<OrderRow | undefined> {
-    return this.#move(this.deps.db, { no }, 'success', undefined, MARK_PAID);
+    return this.#move(this.deps.db, { no }, 'success');
   }
 
   refund(no: string): Promise<OrderRow | undefined> {

@@ -4,7 +4,7 @@ import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
-import { paymentState } from '../../test/payments.js';
+import { majorAmount, paymentState } from '../../test/payments.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox } from './gateways/sandbox.gateway.js';
 
@@ -103,7 +103,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
         eventId: 'evt-1',
         orderNo: order.no,
         outcome: 'success',
-        amount: order.amount_minor,
+        amount: majorAmount(order),
         currency: 'USD',
       };
       expect((await notify(event)).body).toMatchObject({
@@ -123,7 +123,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
         eventId: 'evt-same',
         orderNo: order.no,
         outcome: 'success',
-        amount: order.amount_minor,
+        amount: majorAmount(order),
         currency: 'USD',
       };
       const copies = await Promise.all(Array.from({ length: 10 }, () => notify(event)));
@@ -138,7 +138,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
             eventId: `evt-distinct-${i}`,
             orderNo: other.no,
             outcome: 'success',
-            amount: other.amount_minor,
+            amount: majorAmount(other),
             currency: 'USD',
           }),
         ),
@@ -151,7 +151,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
     if (database === 'postgres') {
       it('refunds only once whoever holds the customer lets go', async () => {
         const { order } = await orderOfNewCustomer();
-        const base = { orderNo: order.no, amount: order.amount_minor, currency: 'USD' };
+        const base = { orderNo: order.no, amount: majorAmount(order), currency: 'USD' };
         await notify({ ...base, eventId: 'held-success', outcome: 'success' });
         const hold = await holdCustomer(app, order.user_id);
         const refund = notify({ ...base, eventId: 'held-refund', outcome: 'refunded' });
@@ -167,7 +167,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
 
     it('ignores a notification that arrives out of order', async () => {
       const { order } = await orderOfNewCustomer();
-      const base = { orderNo: order.no, amount: order.amount_minor, currency: 'USD' };
+      const base = { orderNo: order.no, amount: majorAmount(order), currency: 'USD' };
       await notify({ ...base, eventId: 'late-pending', outcome: 'doing' });
       await notify({ ...base, eventId: 'late-success', outcome: 'success' });
       const stale = await notify({ ...base, eventId: 'late-failed', outcome: 'failed' });
@@ -177,13 +177,54 @@ describe.each(DATABASES)('payments on %s', (database) => {
       expect((await state(order.id)).status).toBe('refunded');
     });
 
+    it('keeps a refund that arrives before the success it reverses, and applies it with the success', async () => {
+      const { order } = await orderOfNewCustomer();
+      const base = { orderNo: order.no, amount: majorAmount(order), currency: 'USD' };
+      const early = await notify({ ...base, eventId: 'early-refund', outcome: 'refunded' });
+      expect(early.body.data).toEqual({ status: 'waiting', duplicate: false, applied: false });
+      const success = await notify({ ...base, eventId: 'late-paid', outcome: 'success' });
+      expect(success.body.data).toEqual({ status: 'refunded', duplicate: false, applied: true });
+      expect(await state(order.id)).toEqual({ status: 'refunded', packages: 1, events: 2 });
+      const ended = await app.app.db
+        .selectFrom('user_packages')
+        .select('ended_at')
+        .where('order_id', '=', order.id)
+        .executeTakeFirstOrThrow();
+      expect(ended.ended_at).not.toBeNull();
+      // A replay of either changes nothing more.
+      expect((await notify({ ...base, eventId: 'late-paid', outcome: 'success' })).body.data.duplicate).toBe(true);
+      expect(await state(order.id)).toEqual({ status: 'refunded', packages: 1, events: 2 });
+    });
+
+    it('activates a payment that arrives after its order timed out or was closed', async () => {
+      const timedOut = (await orderOfNewCustomer()).order;
+      const closed = await orderOfNewCustomer();
+      expect(
+        (await closed.api.put(`/mutenet/user/orders/cancel?no=${closed.no}`, { token: closed.token })).body.code,
+      ).toBe(0);
+      app.clock.advance(31 * 60_000);
+      await app.app.orders.timeOutDue();
+      expect((await state(timedOut.id)).status).toBe('timeout');
+      for (const order of [timedOut, closed.order]) {
+        const paid = await notify({
+          eventId: `late-${order.no}`,
+          orderNo: order.no,
+          outcome: 'success',
+          amount: majorAmount(order),
+          currency: 'USD',
+        });
+        expect(paid.body.data).toEqual({ status: 'success', duplicate: false, applied: true });
+        expect(await state(order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+      }
+    });
+
     it('refuses unsigned, wrongly signed, malformed and mismatched notifications, changing nothing', async () => {
       const { order } = await orderOfNewCustomer();
       const event = {
         eventId: 'evt-x',
         orderNo: order.no,
         outcome: 'success',
-        amount: order.amount_minor,
+        amount: majorAmount(order),
         currency: 'USD',
       };
       const raw = JSON.stringify(event);
@@ -192,7 +233,7 @@ describe.each(DATABASES)('payments on %s', (database) => {
       });
       expect(unsigned.status).toBe(400);
       expect((await notify(event, signSandbox('wrong-secret-000000', raw))).status).toBe(400);
-      expect((await notify({ ...event, amount: 1 })).status).toBe(400);
+      expect((await notify({ ...event, amount: '0.01' })).status).toBe(400);
       expect((await notify({ ...event, currency: 'BRL' })).status).toBe(400);
       expect((await notify({ ...event, orderNo: '999999999999999999999999' })).status).toBe(400);
       expect((await notify({ ...event, outcome: 'stolen' })).status).toBe(400);
@@ -222,6 +263,16 @@ describe('payments without the sandbox', () => {
       const checkout = await api.get(`/payment/checkout/${body.data.orderNo}`, { token });
       expect(checkout.body.data.methods).toEqual([]);
       expect((await api.post(`/payment/sandbox/${body.data.orderNo}/approve`, { token })).body.code).toBe(2006);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('starts in production with no gateway, and warns the operator', async () => {
+    const app = await startTestApp({ env: { NODE_ENV: 'production', CAPTCHA_TEST_CODE: '' } });
+    try {
+      expect(app.app.payments.methods('USD', 'en')).toEqual([]);
+      expect(app.logs.join('')).toContain('no payment gateway is configured');
     } finally {
       await app.close();
     }

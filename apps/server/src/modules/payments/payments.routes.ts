@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
-import { NotificationRejected } from './gateways/gateway.js';
+import { GatewayUnavailable, NotificationRejected } from './gateways/gateway.js';
 
 /** Limits on the checkout's actions per IP. */
 export const CHECKOUT_LIMIT = { max: 60, timeWindow: 60_000 };
@@ -32,7 +32,7 @@ async function checkoutRoutes(fastify: FastifyInstance) {
     config: { rateLimit: CHECKOUT_LIMIT },
     handler: async (request) => {
       const { orderNo } = request.params;
-      return ok(request, await fastify.payments.start(request.user.id, orderNo, request.body.method, request.language));
+      return ok(request, await fastify.payments.start(request.user, orderNo, request.body.method, request.language));
     },
   });
 
@@ -47,7 +47,11 @@ async function checkoutRoutes(fastify: FastifyInstance) {
   });
 }
 
-/** Gateways' signed webhooks: the raw body is kept, as the signature covers it byte for byte. */
+/**
+ * Gateways' signed webhooks: the raw body is kept, as the signature covers it byte for byte. Refused (400) when it
+ * cannot be trusted or does not fit its order; 503 when the gateway could not be asked about it, so that the gateway
+ * sends it again.
+ */
 async function notificationRoutes(fastify: FastifyInstance) {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) =>
@@ -64,8 +68,12 @@ async function notificationRoutes(fastify: FastifyInstance) {
           rawBody: typeof request.body === 'string' ? request.body : '',
         });
         request.log.info({ gateway: request.params.gateway, ...applied }, 'payment notification');
-        return ok(request, applied);
+        return ok(request, applied ?? { status: null, duplicate: false, applied: false });
       } catch (error) {
+        if (error instanceof GatewayUnavailable) {
+          request.log.warn({ gateway: request.params.gateway, reason: error.message }, 'payment notification deferred');
+          throw new AppError('SERVICE_UNAVAILABLE');
+        }
         if (!(error instanceof NotificationRejected)) throw error;
         request.log.warn({ gateway: request.params.gateway, reason: error.message }, 'payment notification refused');
         throw new AppError('BAD_REQUEST');

@@ -179,4 +179,77 @@ describe('loadConfig', () => {
     expect(loadConfig({ CAPTCHA_TEST_CODE: 'pass42' }).captchaTestCode).toBe('pass42');
     expect(loadConfig({ NODE_ENV: 'production' }).captchaTestCode).toBeUndefined();
   });
+
+  describe('payment gateways', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+    const mercadoPago = {
+      MERCADOPAGO_ACCESS_TOKEN_BRL: 'APP_USR-1234-5678-abcd',
+      MERCADOPAGO_WEBHOOK_SECRET_BRL: 'brl-webhook-secret-0001',
+      MERCADOPAGO_ACCESS_TOKEN_CLP: 'TEST-9876-5432',
+      MERCADOPAGO_WEBHOOK_SECRET_CLP: 'clp-webhook-secret-0001',
+    };
+    const btcpay = {
+      BTCPAY_URL: 'https://pay.example.com/',
+      BTCPAY_STORE_ID: 'Store123',
+      BTCPAY_API_KEY: 'a'.repeat(40),
+      BTCPAY_WEBHOOK_SECRET: 'btcpay-webhook-secret-1',
+    };
+
+    it('offers the sandbox alone outside production and nothing in production, unless configured', () => {
+      expect(loadConfig({}).payments).toEqual({ order: ['sandbox'] });
+      expect(loadConfig({ NODE_ENV: 'production' }).payments).toEqual({ order: [] });
+      expect(loadConfig({ NODE_ENV: 'production', PAYMENT_SANDBOX: 'true' }).payments.order).toEqual(['sandbox']);
+      expect(loadConfig({ PAYMENT_SANDBOX: 'false' }).payments.order).toEqual([]);
+    });
+
+    it('reads each gateway, in the default order or the operator’s', () => {
+      const all = { NODE_ENV: 'production', ...stripe, ...mercadoPago, ...btcpay };
+      const config = loadConfig(all).payments;
+      expect(config).toEqual({
+        order: ['stripe', 'mercadopago', 'btcpay'],
+        stripe: {
+          secretKey: 'sk_test_abc123',
+          webhookSecret: 'whsec_abc123',
+          currencies: ['USD', 'BRL', 'MXN', 'COP', 'CLP', 'PEN'],
+        },
+        mercadopago: {
+          accounts: [
+            { currency: 'BRL', accessToken: 'APP_USR-1234-5678-abcd', webhookSecret: 'brl-webhook-secret-0001' },
+            { currency: 'CLP', accessToken: 'TEST-9876-5432', webhookSecret: 'clp-webhook-secret-0001' },
+          ],
+        },
+        btcpay: {
+          url: 'https://pay.example.com',
+          storeId: 'Store123',
+          apiKey: 'a'.repeat(40),
+          webhookSecret: 'btcpay-webhook-secret-1',
+          currencies: ['USD', 'BRL', 'MXN', 'COP', 'CLP', 'PEN'],
+        },
+      });
+      const ordered = loadConfig({ ...all, PAYMENT_GATEWAYS: 'btcpay, stripe', STRIPE_CURRENCIES: 'usd,mxn' }).payments;
+      expect(ordered.order).toEqual(['btcpay', 'stripe']);
+      expect(ordered.stripe?.currencies).toEqual(['USD', 'MXN']);
+      expect(loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' }).payments.stripe?.apiUrl).toBe(
+        'http://127.0.0.1:12111',
+      );
+    });
+
+    it('names what is missing or wrong, never the value', () => {
+      const half = configErrorOf({ STRIPE_SECRET_KEY: 'sk_live_secretvalue1' }).message;
+      expect(half).toMatch(/^\s*STRIPE_WEBHOOK_SECRET: must be set as well, since STRIPE_SECRET_KEY is$/m);
+      expect(half).not.toContain('secretvalue1');
+      const account = configErrorOf({ MERCADOPAGO_ACCESS_TOKEN_MXN: 'APP_USR-1-2' }).message;
+      expect(account).toMatch(/^\s*MERCADOPAGO_WEBHOOK_SECRET_MXN: must be set as well/m);
+      const store = configErrorOf({ BTCPAY_URL: 'https://pay.example.com' }).message;
+      for (const name of ['BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET']) expect(store).toContain(name);
+      expect(configErrorOf({ ...stripe, STRIPE_SECRET_KEY: 'pk_live_public' }).message).toMatch(
+        /STRIPE_SECRET_KEY: must/,
+      );
+      expect(configErrorOf({ PAYMENT_GATEWAYS: 'stripe' }).message).toMatch(
+        /PAYMENT_GATEWAYS: names stripe, which is not configured/,
+      );
+      expect(configErrorOf({ PAYMENT_GATEWAYS: 'paypal' }).message).toMatch(/PAYMENT_GATEWAYS: must list gateways/);
+      expect(configErrorOf({ ...stripe, STRIPE_CURRENCIES: 'dollars' }).message).toMatch(/STRIPE_CURRENCIES: must be/);
+    });
+  });
 });

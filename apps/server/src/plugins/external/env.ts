@@ -37,6 +37,46 @@ const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
 const optional = (schema: z.ZodType) =>
   z.preprocess(unsetWhenEmpty, schema.optional()) as unknown as z.ZodOptional<typeof schema>;
 
+/** The currencies the gateways serve; an operator narrows a gateway's list to what the account has. */
+const PAYMENT_CURRENCIES = ['USD', 'BRL', 'MXN', 'COP', 'CLP', 'PEN'] as const;
+/** A Mercado Pago account takes only its own country's currency: one set of credentials each. */
+export const MERCADOPAGO_CURRENCIES = ['BRL', 'MXN', 'COP', 'CLP', 'PEN'] as const;
+export const PAYMENT_GATEWAY_IDS = ['stripe', 'mercadopago', 'btcpay', 'sandbox'] as const;
+export type PaymentGatewayId = (typeof PAYMENT_GATEWAY_IDS)[number];
+
+const listOf = <T extends string>(values: readonly T[], rule: string) =>
+  z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(values as [T, ...T[]], rule)).min(1, rule));
+const currencyList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim().toUpperCase())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(z.string().regex(/^[A-Z]{3}$/, 'must be currency codes such as USD,BRL')).min(1, 'must name a currency'),
+  );
+const gatewayList = listOf(PAYMENT_GATEWAY_IDS, `must list gateways among ${PAYMENT_GATEWAY_IDS.join(', ')}`);
+
+/** Variables that must be set together: the first one set asks for the rest. */
+const TOGETHER: readonly (readonly string[])[] = [
+  ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+  ...MERCADOPAGO_CURRENCIES.map((currency) => [
+    `MERCADOPAGO_ACCESS_TOKEN_${currency}`,
+    `MERCADOPAGO_WEBHOOK_SECRET_${currency}`,
+  ]),
+  ['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'],
+];
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -66,8 +106,30 @@ const EnvSchema = z
       .min(60)
       .max(7 * 24 * 3600)
       .default(1800),
+    PAYMENT_GATEWAYS: optional(gatewayList),
     PAYMENT_SANDBOX: optional(z.enum(['true', 'false', '1', '0'])),
     PAYMENT_SANDBOX_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
+    STRIPE_SECRET_KEY: optional(
+      z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a secret key, sk_live_… or sk_test_…'),
+    ),
+    STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_\w+$/, 'must be a webhook signing secret, whsec_…')),
+    STRIPE_CURRENCIES: z.preprocess(unsetWhenEmpty, currencyList.default([...PAYMENT_CURRENCIES])),
+    STRIPE_API_URL: optional(url),
+    ...Object.fromEntries(
+      MERCADOPAGO_CURRENCIES.flatMap((currency) => [
+        [
+          `MERCADOPAGO_ACCESS_TOKEN_${currency}`,
+          optional(z.string().regex(/^(APP_USR|TEST)-[\w-]+$/, 'must be an access token, APP_USR-… or TEST-…')),
+        ],
+        [`MERCADOPAGO_WEBHOOK_SECRET_${currency}`, optional(z.string().min(16, 'must be at least 16 characters'))],
+      ]),
+    ),
+    MERCADOPAGO_API_URL: optional(url),
+    BTCPAY_URL: optional(url),
+    BTCPAY_STORE_ID: optional(z.string().regex(/^\w{1,64}$/, 'must be the store id from the store settings')),
+    BTCPAY_API_KEY: optional(z.string().regex(/^\w{16,128}$/, 'must be a Greenfield API key')),
+    BTCPAY_WEBHOOK_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
+    BTCPAY_CURRENCIES: z.preprocess(unsetWhenEmpty, currencyList.default([...PAYMENT_CURRENCIES])),
     METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     SEED_DEMO_CATALOG: z.enum(['true', 'false', '1', '0']).default('false'),
     DOWNLOAD_URL_OFFICIAL_ANDROID: optional(url),
@@ -84,6 +146,23 @@ const EnvSchema = z
         message: 'must not be set when NODE_ENV=production: it would let anyone pass every captcha',
       });
     }
+    const values = env as Record<string, unknown>;
+    for (const group of TOGETHER) {
+      const set = group.filter((name) => values[name] !== undefined);
+      if (set.length === 0 || set.length === group.length) continue;
+      for (const name of group.filter((name) => values[name] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `must be set as well, since ${set[0]} is` });
+      }
+    }
+    for (const id of (env.PAYMENT_GATEWAYS as PaymentGatewayId[] | undefined) ?? []) {
+      if (!gatewayConfigured(id, values)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYMENT_GATEWAYS'],
+          message: `names ${id}, which is not configured (see docs/payments.md)`,
+        });
+      }
+    }
     if (env.WEB_CONCURRENCY > 1 && !env.REDIS_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -94,6 +173,27 @@ const EnvSchema = z
       });
     }
   });
+
+export type StripeConfig = { secretKey: string; webhookSecret: string; currencies: string[]; apiUrl?: string };
+export type MercadoPagoAccount = { currency: string; accessToken: string; webhookSecret: string };
+export type MercadoPagoConfig = { accounts: MercadoPagoAccount[]; apiUrl?: string };
+export type BtcpayConfig = {
+  url: string;
+  storeId: string;
+  apiKey: string;
+  webhookSecret: string;
+  currencies: string[];
+};
+
+/** The payment gateways as configured; those left unset are absent. */
+export type PaymentsConfig = {
+  /** The gateways the checkout offers, in the operator's order. */
+  order: PaymentGatewayId[];
+  sandboxSecret?: string;
+  stripe?: StripeConfig;
+  mercadopago?: MercadoPagoConfig;
+  btcpay?: BtcpayConfig;
+};
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -118,8 +218,7 @@ export type Config = {
   trustProxy: boolean;
   webDistDir: string;
   orderTimeoutMs: number;
-  paymentSandbox: boolean;
-  paymentSandboxSecret: string | undefined;
+  payments: PaymentsConfig;
   seedDemoCatalog: boolean;
   metricsToken: string | undefined;
 };
@@ -130,11 +229,61 @@ const isTrue = (flag: string) => flag === 'true' || flag === '1';
 
 const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../../web/dist');
 
+function gatewayConfigured(id: PaymentGatewayId, env: Record<string, unknown>): boolean {
+  switch (id) {
+    case 'stripe':
+      return env.STRIPE_SECRET_KEY !== undefined;
+    case 'mercadopago':
+      return MERCADOPAGO_CURRENCIES.some((currency) => env[`MERCADOPAGO_ACCESS_TOKEN_${currency}`] !== undefined);
+    case 'btcpay':
+      return env.BTCPAY_URL !== undefined;
+    case 'sandbox':
+      return env.PAYMENT_SANDBOX !== undefined ? isTrue(env.PAYMENT_SANDBOX as string) : env.NODE_ENV !== 'production';
+  }
+}
+
+function paymentsConfig(env: Record<string, unknown>, nodeEnv: string): PaymentsConfig {
+  const text = (name: string) => env[name] as string;
+  const configured = PAYMENT_GATEWAY_IDS.filter((id) => gatewayConfigured(id, { ...env, NODE_ENV: nodeEnv }));
+  const payments: PaymentsConfig = { order: (env.PAYMENT_GATEWAYS as PaymentGatewayId[] | undefined) ?? configured };
+  if (env.PAYMENT_SANDBOX_SECRET !== undefined) payments.sandboxSecret = text('PAYMENT_SANDBOX_SECRET');
+  if (configured.includes('stripe')) {
+    payments.stripe = {
+      secretKey: text('STRIPE_SECRET_KEY'),
+      webhookSecret: text('STRIPE_WEBHOOK_SECRET'),
+      currencies: env.STRIPE_CURRENCIES as string[],
+      ...(env.STRIPE_API_URL !== undefined ? { apiUrl: text('STRIPE_API_URL') } : {}),
+    };
+  }
+  if (configured.includes('mercadopago')) {
+    payments.mercadopago = {
+      accounts: MERCADOPAGO_CURRENCIES.filter((currency) => env[`MERCADOPAGO_ACCESS_TOKEN_${currency}`]).map(
+        (currency) => ({
+          currency,
+          accessToken: text(`MERCADOPAGO_ACCESS_TOKEN_${currency}`),
+          webhookSecret: text(`MERCADOPAGO_WEBHOOK_SECRET_${currency}`),
+        }),
+      ),
+      ...(env.MERCADOPAGO_API_URL !== undefined ? { apiUrl: text('MERCADOPAGO_API_URL') } : {}),
+    };
+  }
+  if (configured.includes('btcpay')) {
+    payments.btcpay = {
+      url: text('BTCPAY_URL').replace(/\/+$/, ''),
+      storeId: text('BTCPAY_STORE_ID'),
+      apiKey: text('BTCPAY_API_KEY'),
+      webhookSecret: text('BTCPAY_WEBHOOK_SECRET'),
+      currencies: env.BTCPAY_CURRENCIES as string[],
+    };
+  }
+  return payments;
+}
+
 /** Reads and checks the environment; a bad value stops the start with a message naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0])}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
@@ -164,8 +313,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: isTrue(env.TRUST_PROXY),
     webDistDir: path.resolve((env.WEB_DIST_DIR as string | undefined) ?? DEFAULT_WEB_DIST),
     orderTimeoutMs: env.ORDER_TIMEOUT_SECONDS * 1000,
-    paymentSandbox: env.PAYMENT_SANDBOX ? isTrue(env.PAYMENT_SANDBOX as string) : env.NODE_ENV !== 'production',
-    paymentSandboxSecret: env.PAYMENT_SANDBOX_SECRET as string | undefined,
+    payments: paymentsConfig(env as Record<string, unknown>, env.NODE_ENV),
     seedDemoCatalog: isTrue(env.SEED_DEMO_CATALOG),
     metricsToken: env.METRICS_TOKEN as string | undefined,
   };

@@ -1,0 +1,12 @@
+import type { PaymentGatewayId, PaymentsConfig } from '../../../plugins/external/env.js';
+import type { PaymentGateway } from './gateway.js';
+import { sandboxGateway } from './sandbox.gateway.js';
+
+const FACTORIES: Partial<Record<PaymentGatewayId, (config: PaymentsConfig) => PaymentGateway | undefined>> = {
+  sandbox: ({ sandboxSecret }) => sandboxGateway(sandboxSecret),
+};
+
+/** The configured gateways, in the operator's order (`PAYMENT_GATEWAYS`, else Stripe, Mercado Pago, BTCPay, sandbox). */
+export function configuredGateways(config: PaymentsConfig): PaymentGateway[] {
+  return config.order.map((id) => FACTORIES[id]?.(config)).filter((gateway) => gateway !== undefined);
+}
