@@ -106,6 +106,8 @@ export interface PaymentEventsTable {
   currency: string | null;
   /** 1 when the event moved its order; a refund or chargeback left at 0 (it came first) applies with its success. */
   applied: Generated<number>;
+  /** The gateway's id of the payment the event is about, when it names one. */
+  payment_ref: string | null;
   created_at: number;
 }
 

@@ -6,6 +6,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandbox } from '../modules/payments/gatew
 import { captcha, latestCode, PASSWORD } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
 import { type CallResult, httpClient } from '../test/http-client.js';
+import { majorAmount } from '../test/payments.js';
 import { addNodes, agent } from '../test/subscription.js';
 import { POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../test/test-app.js';
 

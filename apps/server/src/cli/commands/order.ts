@@ -3,7 +3,18 @@ import type { Localized } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
 import type { OrdersService } from '../../modules/orders/orders.service.js';
 import { RefundFailed } from '../../modules/payments/payments.service.js';
-import { CommandError, command, flag, integer, type Noun, oneOf, type Parsed, text, UsageError } from '../command.js';
+import {
+  CommandError,
+  command,
+  flag,
+  given,
+  integer,
+  type Noun,
+  oneOf,
+  type Parsed,
+  text,
+  UsageError,
+} from '../command.js';
 import type { AdminServices } from '../context.js';
 import { formatMajor, isoTime, keyValues, table, toGb } from '../output.js';
 
@@ -67,11 +78,27 @@ function orderNo(parsed: Parsed): string {
   return no;
 }
 
-/** mark-paid, refund, chargeback: the lifecycle of OrdersService decides, and a refusal names the status. */
+/** Shows the order a lifecycle change moved; when it did not move, the status that refused it. */
+async function changed(
+  services: AdminServices,
+  no: string,
+  moved: OrderRow | undefined,
+  refusal: string,
+  done: string,
+) {
+  if (!moved) {
+    const row = await services.orders.adminFind(no);
+    if (!row) throw new CommandError(`order ${no} not found`);
+    throw new CommandError(`order ${no} is ${services.orders.statusOf(row)}: ${refusal}`);
+  }
+  return shown(services, moved, `order ${no} ${done}`);
+}
+
+/** mark-paid and chargeback: the lifecycle of OrdersService decides, and a refusal names the status. */
 const change = (
   verb: string,
   summary: string,
-  apply: (services: AdminServices, no: string) => Promise<OrderRow | undefined>,
+  apply: (orders: OrdersService, no: string) => Promise<OrderRow | undefined>,
   refusal: string,
   done: string,
 ) =>
@@ -80,15 +107,7 @@ const change = (
     args: ['NO'],
     example: `admin order ${verb} 202608011200001234567890`,
     parse: orderNo,
-    async run(no, services) {
-      const changed = await apply(services, no);
-      if (!changed) {
-        const row = await services.orders.adminFind(no);
-        if (!row) throw new CommandError(`order ${no} not found`);
-        throw new CommandError(`order ${no} is ${services.orders.statusOf(row)}: ${refusal}`);
-      }
-      return shown(services, changed, `order ${no} ${done}`);
-    },
+    run: async (no, services) => changed(services, no, await apply(services.orders, no), refusal, done),
   });
 
 export const orderCommands: Noun = {
@@ -160,28 +179,38 @@ export const orderCommands: Noun = {
     'mark-paid': change(
       'mark-paid',
       'records a payment the operator saw arrive: the order succeeds and its package is activated, once',
-      ({ orders }, no) => orders.markPaid(no),
+      (orders, no) => orders.markPaid(no),
       'only an unpaid order (waiting, paying, doing, failed, cancel, timeout or close) can be marked paid',
       'marked paid: its package is active or queued',
     ),
-    refund: change(
-      'refund',
-      'refunds a paid order through the gateway that took the money, then its package ends',
-      async ({ payments }, no) => {
+    refund: command({
+      summary: 'refunds a paid order through the gateway that took the money, then its package ends',
+      args: ['NO'],
+      flags: {
+        'already-refunded': {
+          value: '',
+          switch: true,
+          help: 'the money went back outside the panel (e.g. in the gateway’s dashboard): only end the package',
+        },
+      },
+      example: 'admin order refund 202608011200001234567890',
+      parse: (parsed) => ({ no: orderNo(parsed), atGateway: !given(parsed, 'already-refunded') }),
+      async run({ no, atGateway }, services) {
+        let moved: OrderRow | undefined;
         try {
-          return await payments.refund(no);
+          moved = await services.payments.refund(no, { atGateway });
         } catch (error) {
           if (error instanceof RefundFailed) throw new CommandError(error.message);
           throw error;
         }
+        const done = atGateway ? 'refunded: its package has ended' : 'recorded as refunded: its package has ended';
+        return changed(services, no, moved, 'only a paid (success) order can be refunded', done);
       },
-      'only a paid (success) order can be refunded',
-      'refunded: its package has ended',
-    ),
+    }),
     chargeback: change(
       'chargeback',
       'records a chargeback of a paid order: it turns rejected and its package ends now',
-      ({ orders }, no) => orders.chargeback(no),
+      (orders, no) => orders.chargeback(no),
       'only a paid (success) order can be charged back',
       'charged back: its package has ended',
     ),

@@ -26,9 +26,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('payment_events')
     .addColumn('applied', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
+  // The gateway's payment an event is about: a kept refund applies to the success of that payment only.
+  await db.schema.alterTable('payment_events').addColumn('payment_ref', 'varchar(255)').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('payment_events').dropColumn('payment_ref').execute();
   await db.schema.alterTable('payment_events').dropColumn('applied').execute();
   await db.schema.alterTable('orders').dropColumn('payment_ref').execute();
   await db.schema.dropTable('payment_attempts').execute();

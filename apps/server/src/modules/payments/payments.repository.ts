@@ -40,16 +40,26 @@ export class PaymentsRepository {
     return row?.id;
   }
 
-  /** Refunds and chargebacks of an order that came before its success, oldest first. */
-  unappliedReversals(orderId: number): Promise<Array<{ id: number; outcome: string }>> {
-    return this.db
+  /**
+   * Refunds and chargebacks that came before this success of the order, oldest first: of the same gateway and, when
+   * both name it, the same payment (a chargeback of an earlier, failed attempt must not end what a later one paid).
+   */
+  unappliedReversals(
+    orderId: number,
+    paidBy: { gateway: string; paymentRef: string | null },
+  ): Promise<Array<{ id: number; outcome: string }>> {
+    let query = this.db
       .selectFrom('payment_events')
       .select(['id', 'outcome'])
       .where('order_id', '=', orderId)
       .where('applied', '=', 0)
       .where('outcome', 'in', ['refunded', 'rejected'])
-      .orderBy('id')
-      .execute();
+      .where('gateway', '=', paidBy.gateway);
+    const { paymentRef } = paidBy;
+    if (paymentRef !== null) {
+      query = query.where((eb) => eb.or([eb('payment_ref', '=', paymentRef), eb('payment_ref', 'is', null)]));
+    }
+    return query.orderBy('id').execute();
   }
 
   async markApplied(eventId: number): Promise<void> {

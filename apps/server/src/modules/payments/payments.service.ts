@@ -192,6 +192,7 @@ export class PaymentsService {
           amount_minor: amountMinor,
           currency: event.currency,
           applied: 0,
+          payment_ref: event.paymentRef,
         },
         this.deps.now(),
       );
@@ -205,7 +206,7 @@ export class PaymentsService {
       await repository.markApplied(recorded);
       const moved = [event.outcome];
       if (event.outcome === 'success') {
-        for (const reversal of await repository.unappliedReversals(row.id)) {
+        for (const reversal of await repository.unappliedReversals(row.id, paidBy)) {
           const reversed = await orders.applyOutcome(tx, row.id, reversal.outcome as 'refunded' | 'rejected', paidBy);
           if (!reversed) break;
           await repository.markApplied(reversal.id);
@@ -270,17 +271,19 @@ export class PaymentsService {
 
   /**
    * The operator refunds a paid order: through the gateway that took the money first, then the package ends. An order
-   * marked paid by hand (no gateway payment) just ends its package. Undefined when the order is not paid.
+   * marked paid by hand (no gateway payment), or one whose money went back outside the panel (`atGateway: false`),
+   * just ends its package. Undefined when the order is not paid.
    */
-  async refund(no: string): Promise<OrderRow | undefined> {
+  async refund(no: string, { atGateway = true } = {}): Promise<OrderRow | undefined> {
     const { orders } = this.deps;
     const row = await orders.adminFind(no);
     if (row?.status !== 'success') return undefined;
-    if (row.gateway && row.payment_ref && row.gateway !== 'sandbox') {
+    if (atGateway && row.gateway && row.payment_ref && row.gateway !== 'sandbox') {
       const gateway = this.gateway(row.gateway);
       if (!gateway) {
         throw new RefundFailed(
-          `order ${no} was paid through ${row.gateway}, which is not configured here: configure it to refund`,
+          `order ${no} was paid through ${row.gateway}, which is not configured here: configure it to refund, or ` +
+            'refund in its dashboard and record the refund as made already',
         );
       }
       try {
