@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIB } from '../../lib/units.js';
 import { signUp } from '../../test/accounts.js';
 import { adminDatabase, adminInProcess, expectFailure, jsonOf } from '../../test/admin-cli.js';
+import { type FakeBtcpay, startFakeBtcpay } from '../../test/fakes/btcpay.js';
 import { type HttpClient, httpClient } from '../../test/http-client.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -13,8 +14,11 @@ describe.each(DATABASES)('admin order on %s', (database) => {
   let userId: number;
   let pkgId: number;
   const email = `buyer.${database}@example.com`;
+  // A gateway for the refunds that go through one; the command line is configured as the server is.
+  let fake: FakeBtcpay;
+  let gatewayEnv: Record<string, string>;
   // In this process: admin.test.ts and the other commands' suites run the real child process.
-  const run = (...args: string[]) => adminInProcess(db.url, args);
+  const run = (...args: string[]) => adminInProcess(db.url, args, gatewayEnv);
 
   async function placeOrder(): Promise<string> {
     const { body } = await api.post('/mutenet/user/order/create', {
@@ -32,7 +36,15 @@ describe.each(DATABASES)('admin order on %s', (database) => {
 
   beforeAll(async () => {
     db = await adminDatabase(database);
-    app = await startTestApp({ env: { DATABASE_URL: db.url } });
+    fake = await startFakeBtcpay();
+    gatewayEnv = {
+      BTCPAY_URL: fake.url,
+      BTCPAY_STORE_ID: fake.storeId,
+      BTCPAY_API_KEY: fake.apiKey,
+      BTCPAY_WEBHOOK_SECRET: fake.webhookSecret,
+    };
+    app = await startTestApp({ env: { DATABASE_URL: db.url, ...gatewayEnv } });
+    fake.webhookUrl = `${app.url}/payment/notify/btcpay`;
     const { catalog } = app.app;
     await catalog.addCurrency('USD', 'US Dollar', 2, 0);
     const planId = await catalog.addPlan({
@@ -53,6 +65,7 @@ describe.each(DATABASES)('admin order on %s', (database) => {
   });
   afterAll(async () => {
     await app?.close();
+    await fake?.close();
     await db?.drop();
   });
 
@@ -124,6 +137,46 @@ describe.each(DATABASES)('admin order on %s', (database) => {
     expect(await app.app.subscriptions.hasLivePackage(userId)).toBe(false);
     const orders = (await api.get(`/mutenet/user/orders?no=${no}`, { token })).body.data;
     expect(orders).toEqual([expect.objectContaining({ no, status: 'refunded' })]);
+  });
+
+  it('refunds a gateway payment through the gateway first, and changes nothing when it fails', {
+    timeout: 60_000,
+  }, async () => {
+    const no = await placeOrder();
+    const started = await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'btcpay' }, token });
+    expect(started.body.code).toBe(0);
+    const invoice = fake.invoiceOf(no);
+    await fake.settle(invoice.id);
+    expect((await app.app.orders.adminFind(no))?.status).toBe('success');
+
+    fake.mode = 'error';
+    expectFailure(
+      await run('order', 'refund', no),
+      1,
+      /btcpay did not take the refund of order \d{24} .*nothing changed/,
+    );
+    expect((await app.app.orders.adminFind(no))?.status).toBe('success');
+    expect(fake.pullPayments).toEqual([]);
+
+    fake.mode = 'normal';
+    const refunded = await run('order', 'refund', no);
+    expect(refunded).toMatchObject({ status: 0, stderr: '' });
+    expect(refunded.stdout).toMatch(new RegExp(`^order ${no} refunded: its package has ended\n`));
+    expect(fake.pullPayments).toEqual([expect.objectContaining({ invoiceId: invoice.id })]);
+    expect((await packagesOf(no))[0]?.ended_at).not.toBeNull();
+  });
+
+  it('records a refund made outside the panel without asking the gateway', { timeout: 60_000 }, async () => {
+    const no = await placeOrder();
+    await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'btcpay' }, token });
+    await fake.settle(fake.invoiceOf(no).id);
+    fake.mode = 'error';
+    const recorded = await run('order', 'refund', no, '--already-refunded');
+    fake.mode = 'normal';
+    expect(recorded).toMatchObject({ status: 0, stderr: '' });
+    expect(recorded.stdout).toMatch(new RegExp(`^order ${no} recorded as refunded: its package has ended\n`));
+    expect(fake.pullPayments.filter((pull) => pull.invoiceId === fake.invoiceOf(no).id)).toEqual([]);
+    expect((await app.app.orders.adminFind(no))?.status).toBe('refunded');
   });
 
   it('charges back a paid order, and refuses unknown orders', { timeout: 60_000 }, async () => {

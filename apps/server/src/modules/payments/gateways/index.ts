@@ -1,8 +1,10 @@
 import type { PaymentGatewayId, PaymentsConfig } from '../../../plugins/external/env.js';
+import { btcpayGateway } from './btcpay.js';
 import type { PaymentGateway } from './gateway.js';
 import { sandboxGateway } from './sandbox.gateway.js';
 
 const FACTORIES: Partial<Record<PaymentGatewayId, (config: PaymentsConfig) => PaymentGateway | undefined>> = {
+  btcpay: ({ btcpay }) => btcpay && btcpayGateway(btcpay),
   sandbox: ({ sandboxSecret }) => sandboxGateway(sandboxSecret),
 };
 
