@@ -246,7 +246,10 @@ export class PaymentsService {
     const at = now();
     let changed = 0;
     for (const attempt of await repository.dueAttempts(at, at - RECONCILE_FOR_MS, RECONCILE_BATCH)) {
-      const gap = Math.min(RECONCILE_MAX_GAP_MS, Math.max(RECONCILE_AFTER_MS, (at - attempt.created_at) / 2));
+      const gap = Math.min(
+        RECONCILE_MAX_GAP_MS,
+        Math.max(RECONCILE_AFTER_MS, Math.floor((at - attempt.created_at) / 2)),
+      );
       if (!(await repository.claimAttempt(attempt.id, attempt.check_at, at + gap))) continue;
       const gateway = this.gateway(attempt.gateway);
       if (!gateway) continue;
