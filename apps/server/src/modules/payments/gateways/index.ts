@@ -2,8 +2,10 @@ import type { PaymentGatewayId, PaymentsConfig } from '../../../plugins/external
 import { btcpayGateway } from './btcpay.js';
 import type { PaymentGateway } from './gateway.js';
 import { sandboxGateway } from './sandbox.gateway.js';
+import { stripeGateway } from './stripe.js';
 
 const FACTORIES: Partial<Record<PaymentGatewayId, (config: PaymentsConfig) => PaymentGateway | undefined>> = {
+  stripe: ({ stripe }) => stripe && stripeGateway(stripe),
   btcpay: ({ btcpay }) => btcpay && btcpayGateway(btcpay),
   sandbox: ({ sandboxSecret }) => sandboxGateway(sandboxSecret),
 };
