@@ -60,12 +60,16 @@ async function notificationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post('/payment/notify/:gateway', {
-    schema: { params: z.object({ gateway: z.string().max(32) }) },
+    schema: {
+      params: z.object({ gateway: z.string().max(32) }),
+      querystring: z.record(z.string(), z.string().max(256)),
+    },
     handler: async (request) => {
       try {
         const applied = await fastify.payments.notify(request.params.gateway, {
           headers: request.headers,
           rawBody: typeof request.body === 'string' ? request.body : '',
+          query: request.query,
         });
         request.log.info({ gateway: request.params.gateway, ...applied }, 'payment notification');
         return ok(request, applied ?? { status: null, duplicate: false, applied: false });

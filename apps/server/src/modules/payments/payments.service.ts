@@ -9,6 +9,7 @@ import type { OrdersService } from '../orders/orders.service.js';
 import {
   GatewayUnavailable,
   NotificationRejected,
+  type NotificationRequest,
   type PaymentEvent,
   type PaymentGateway,
 } from './gateways/gateway.js';
@@ -150,7 +151,7 @@ export class PaymentsService {
    * A gateway's webhook: verified (and read back, for gateways whose notification carries only an id), then each of
    * its events applied. Null when it was genuine but named nothing we act on.
    */
-  async notify(gatewayId: string, request: Parameters<PaymentGateway['verify']>[0]): Promise<Applied | null> {
+  async notify(gatewayId: string, request: NotificationRequest): Promise<Applied | null> {
     const gateway = this.gateway(gatewayId);
     if (!gateway) throw new NotificationRejected(`unknown gateway ${gatewayId}`);
     let applied: Applied | null = null;

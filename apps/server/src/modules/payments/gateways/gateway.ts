@@ -63,6 +63,14 @@ export type RefundRequest = {
   currency: string;
 };
 
+/** A notification as it arrived: the raw body (signatures cover it byte for byte), its headers and query. */
+export type NotificationRequest = {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  /** Mercado Pago signs the payment id it puts in the address (`?data.id=…`). */
+  query?: Record<string, string | undefined>;
+};
+
 /** A notification that cannot be trusted or does not fit its order: refused, logged, and nothing changes. */
 export class NotificationRejected extends Error {}
 
@@ -91,7 +99,7 @@ export interface PaymentGateway {
    * payment we apply, e.g. an event type we do not use). Throws NotificationRejected when it cannot be trusted, and
    * GatewayUnavailable when reading it back from the gateway failed (the gateway then sends it again).
    */
-  verify(request: { headers: Record<string, string | string[] | undefined>; rawBody: string }): Promise<PaymentEvent[]>;
+  verify(request: NotificationRequest): Promise<PaymentEvent[]>;
   /** Asks the gateway what became of a payment it started: events as its notifications would carry them. */
   status(payment: StartedPayment): Promise<PaymentEvent[]>;
   /** Refunds a paid order in full; throws GatewayUnavailable when the gateway did not take the refund. */
