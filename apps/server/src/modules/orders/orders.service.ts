@@ -14,6 +14,8 @@ import type { CatalogService } from '../catalog/catalog.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
 import { type OrderFilter, type OrderRow, OrdersRepository } from './orders.repository.js';
 
+export type { OrderRow };
+
 /** What a payment gateway can report about an order. */
 export const GATEWAY_OUTCOMES = ['success', 'failed', 'cancel', 'doing', 'refunded', 'rejected'] as const;
 export type GatewayOutcome = (typeof GATEWAY_OUTCOMES)[number];

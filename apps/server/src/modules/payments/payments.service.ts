@@ -4,8 +4,7 @@ import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickLanguage } from '../../lib/localized.js';
 import { parseMajor } from '../../lib/money.js';
-import type { OrderRow } from '../orders/orders.repository.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrderRow, OrdersService } from '../orders/orders.service.js';
 import {
   GatewayUnavailable,
   NotificationRejected,
