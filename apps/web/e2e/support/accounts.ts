@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { recordSecret } from '../../../server/src/test/test-log.js';
@@ -15,11 +16,25 @@ export const PASSWORD = 'Secret123';
  */
 export async function insertAccount(server: E2eServer, email: string, password = PASSWORD) {
   recordSecret('password', password);
+  const values = [email, 'E2E', await hash(password, { algorithm: 2 }), randomUUID(), Date.now()];
+  if (server.database === 'postgres') {
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        'insert into users (email, name, password_hash, uuid, created_at) values ($1, $2, $3, $4, $5)',
+        values,
+      );
+    } finally {
+      await client.end();
+    }
+    return;
+  }
   const database = new SQLite(path.join(server.dataDir, 'e2e.db'));
   try {
     database
       .prepare('insert into users (email, name, password_hash, uuid, created_at) values (?, ?, ?, ?, ?)')
-      .run(email, 'E2E', await hash(password, { algorithm: 2 }), randomUUID(), Date.now());
+      .run(...values);
   } finally {
     database.close();
   }

@@ -4,6 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { adminDatabase } from '../../../server/src/test/admin-cli.js';
+import type { TestDatabase } from '../../../server/src/test/test-app.js';
 import { appendTestLog, recordSecret, testLogFile } from '../../../server/src/test/test-log.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -21,11 +23,13 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The built server (`npm run build` first) as a real process on a random port, with a fresh SQLite database,
- * its mail in an outbox of its own and the test captcha code on.
+ * The built server (`npm run build` first) as a real process on a random port, with a fresh SQLite database (or a
+ * PostgreSQL schema of its own), its mail in an outbox of its own and the test captcha code on.
  */
-export async function startServer(env: Record<string, string> = {}) {
+export async function startServer(env: Record<string, string> = {}, { database = 'sqlite' as TestDatabase } = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mutenet-e2e-'));
+  const postgres = database === 'postgres' ? await adminDatabase('postgres') : undefined;
+  const databaseUrl = postgres?.url ?? `sqlite:${path.join(dir, 'e2e.db')}`;
   const port = await freePort();
   const outboxDir = path.join(dir, 'outbox');
   // With a run log directory (for the leak scan, test-log.ts) the server logs at info into it; only its warnings and
@@ -38,7 +42,7 @@ export async function startServer(env: Record<string, string> = {}) {
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${path.join(dir, 'e2e.db')}`,
+      DATABASE_URL: databaseUrl,
       MAIL_OUTBOX_DIR: outboxDir,
       CAPTCHA_TEST_CODE,
       LOG_LEVEL: logFile ? 'info' : 'warn',
@@ -68,6 +72,8 @@ export async function startServer(env: Record<string, string> = {}) {
   return {
     url,
     dataDir: dir,
+    database,
+    databaseUrl,
     outboxDir,
     /** The 6-digit code of the newest mail to an address, waiting a little for it to arrive. */
     async latestCode(email: string): Promise<string> {
@@ -88,6 +94,7 @@ export async function startServer(env: Record<string, string> = {}) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
       await fs.rm(dir, { recursive: true, force: true });
+      await postgres?.drop();
     },
   };
 }
