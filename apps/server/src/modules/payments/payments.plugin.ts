@@ -49,11 +49,12 @@ export default fp<PaymentsOptions>(
         check: (gateway, result) => checks.inc({ gateway, result }),
       },
     });
-    if (production && !service.takesRealPayments()) {
+    if (service.takesRealPayments()) {
+      fastify.jobs.every('payments-reconcile', RECONCILE_EVERY_MS, () => service.reconcile());
+    } else if (production) {
       fastify.log.warn('no payment gateway is configured: the checkout tells customers that payment is unavailable');
     }
     fastify.decorate('payments', service);
-    fastify.jobs.every('payments-reconcile', RECONCILE_EVERY_MS, () => service.reconcile());
     await fastify.register(paymentsRoutes);
   },
   { name: 'payments', dependencies: ['db', 'auth', 'orders', 'jobs', 'metrics'] },

@@ -35,6 +35,8 @@ describe.each(DATABASES)('metrics on %s', (database) => {
       ['mutenet_nodes_online', 'gauge'],
       ['mutenet_job_runs_total', 'counter'],
       ['mutenet_job_failures_total', 'counter'],
+      ['mutenet_payment_notifications_total', 'counter'],
+      ['mutenet_payment_reconcile_checks_total', 'counter'],
     ]) {
       expect(before.get(name!)?.type, name).toBe(type);
     }

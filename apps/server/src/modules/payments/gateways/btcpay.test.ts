@@ -4,6 +4,7 @@ import { signUp } from '../../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../../test/catalog.js';
 import { type FakeBtcpay, startFakeBtcpay } from '../../../test/fakes/btcpay.js';
 import { httpClient } from '../../../test/http-client.js';
+import { parseExposition, sampleValue } from '../../../test/metrics.js';
 import { paymentState } from '../../../test/payments.js';
 import { DATABASES, POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { RECONCILE_AFTER_MS, RefundFailed } from '../payments.service.js';
@@ -398,7 +399,15 @@ describe.each(DATABASES)('paying with BTCPay through the panel on %s', (database
     expect(await state(row.id)).toEqual({ status: 'success', packages: 1, events: 2 });
   });
 
-  it('activates a payment whose notifications were lost at the next reconciliation', async () => {
+  it('activates a payment whose notifications were lost at the next reconciliation, and counts it', async () => {
+    const metric = async (family: string, labels: Record<string, string>) =>
+      sampleValue(parseExposition((await httpClient(app.url).get('/metrics')).text), family, labels);
+    const fixed = { gateway: 'btcpay', result: 'changed' };
+    const duplicates = { gateway: 'btcpay', result: 'duplicate' };
+    const [fixedBefore, duplicatesBefore] = [
+      await metric('mutenet_payment_reconcile_checks_total', fixed),
+      await metric('mutenet_payment_notifications_total', duplicates),
+    ];
     const { row, invoice } = await payWithBtcpay();
     fake.loseNotifications = true;
     await fake.settle(invoice.id);
@@ -406,11 +415,15 @@ describe.each(DATABASES)('paying with BTCPay through the panel on %s', (database
     app.clock.advance(RECONCILE_AFTER_MS + 1000);
     expect(await app.app.payments.reconcile()).toBeGreaterThanOrEqual(1);
     expect(await state(row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+    expect(await metric('mutenet_payment_reconcile_checks_total', fixed)).toBeGreaterThanOrEqual(fixedBefore + 1);
+    // Its order settled, the payment is asked about no more.
+    expect(await app.app.payments.reconcile()).toBe(0);
     // The notifications that finally arrive are the same events.
     fake.loseNotifications = false;
     const late = await fake.redeliver(fake.deliveriesOf('InvoiceSettled', invoice.id)[0]!);
     expect(late).toMatchObject({ status: 200, answer: { data: { duplicate: true } } });
     expect(await state(row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+    expect(await metric('mutenet_payment_notifications_total', duplicates)).toBe(duplicatesBefore + 1);
   });
 
   it('ends the package when the operator takes back a settlement in BTCPay (invalid after settled)', async () => {
