@@ -1,4 +1,24 @@
+import { expect } from 'vitest';
+import { signUp } from './accounts.js';
+import { httpClient } from './http-client.js';
 import type { TestApp } from './test-app.js';
+
+/** A new customer's order for a package in a currency, placed through the API, with the order's row. */
+export async function newCustomerOrder(
+  app: TestApp,
+  { email, pkgId, currency, language = 'en' }: { email: string; pkgId: number; currency: string; language?: string },
+) {
+  const api = httpClient(app.url, { language });
+  const token = await signUp(app, api, email);
+  const { body } = await api.post('/mutenet/user/order/create', { form: { pkgId: String(pkgId), currency }, token });
+  expect(body.code).toBe(0);
+  const order = await app.app.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('no', '=', body.data.orderNo)
+    .executeTakeFirstOrThrow();
+  return { api, token, no: order.no, order };
+}
 
 /** What a payment notification changes: its order's status, and how many packages and payment events the order has. */
 export async function paymentState(app: TestApp, orderId: number) {

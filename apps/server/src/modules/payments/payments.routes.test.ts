@@ -4,7 +4,7 @@ import { signUp } from '../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../test/catalog.js';
 import { holdCustomer, settlesWithin } from '../../test/hold-customer.js';
 import { httpClient } from '../../test/http-client.js';
-import { majorAmount, paymentState } from '../../test/payments.js';
+import { majorAmount, newCustomerOrder, paymentState } from '../../test/payments.js';
 import { DATABASES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox } from './gateways/sandbox.gateway.js';
 
@@ -16,20 +16,8 @@ describe.each(DATABASES)('payments on %s', (database) => {
   let seeded: SeededCatalog;
   let seq = 0;
 
-  async function orderOfNewCustomer() {
-    const api = httpClient(app.url, { language: 'en' });
-    const token = await signUp(app, api, `payer${++seq}.${database}@example.com`);
-    const { body } = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
-      token,
-    });
-    const order = await app.app.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('no', '=', body.data.orderNo)
-      .executeTakeFirstOrThrow();
-    return { api, token, no: order.no as string, order };
-  }
+  const orderOfNewCustomer = () =>
+    newCustomerOrder(app, { email: `payer${++seq}.${database}@example.com`, pkgId: seeded.traffic30, currency: 'USD' });
 
   function notify(payload: Record<string, unknown>, signature?: string) {
     const raw = JSON.stringify(payload);

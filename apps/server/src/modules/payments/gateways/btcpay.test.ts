@@ -5,7 +5,7 @@ import { type SeededCatalog, seedCatalog } from '../../../test/catalog.js';
 import { type FakeBtcpay, startFakeBtcpay } from '../../../test/fakes/btcpay.js';
 import { httpClient } from '../../../test/http-client.js';
 import { parseExposition, sampleValue } from '../../../test/metrics.js';
-import { paymentState } from '../../../test/payments.js';
+import { newCustomerOrder, paymentState } from '../../../test/payments.js';
 import { DATABASES, POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { RECONCILE_AFTER_MS, RefundFailed } from '../payments.service.js';
 import { BTCPAY_SIGNATURE_HEADER, btcpayGateway, signBtcpay } from './btcpay.js';
@@ -280,19 +280,9 @@ describe.each(DATABASES)('paying with BTCPay through the panel on %s', (database
   });
 
   async function customerOrder(currency = 'USD', language = 'en') {
-    const api = httpClient(app.url, { language });
-    const token = await signUp(app, api, `btc${++seq}.${database}@example.com`);
-    const { body } = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency },
-      token,
-    });
-    expect(body.code).toBe(0);
-    const row = await app.app.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('no', '=', body.data.orderNo)
-      .executeTakeFirstOrThrow();
-    return { api, token, no: row.no, row };
+    const email = `btc${++seq}.${database}@example.com`;
+    const { order, ...customer } = await newCustomerOrder(app, { email, pkgId: seeded.traffic30, currency, language });
+    return { ...customer, row: order };
   }
 
   /** Picks BTCPay at the checkout: the order turns paying and the answer is the fake's checkout page. */

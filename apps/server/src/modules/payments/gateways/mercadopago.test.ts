@@ -9,7 +9,7 @@ import {
   startFakeMercadoPago,
 } from '../../../test/fakes/mercadopago.js';
 import { httpClient } from '../../../test/http-client.js';
-import { paymentState } from '../../../test/payments.js';
+import { newCustomerOrder, paymentState } from '../../../test/payments.js';
 import { DATABASES, POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { RECONCILE_AFTER_MS } from '../payments.service.js';
 import { type GatewayOrder, GatewayUnavailable, NotificationRejected, type PaymentGateway } from './gateway.js';
@@ -327,16 +327,7 @@ describe.each(DATABASES)('Mercado Pago through the panel on %s', (database) => {
   });
 
   async function newOrder(currency = 'BRL', pkgId = seeded.traffic30, language = 'en') {
-    const api = httpClient(app.url, { language });
-    const token = await signUp(app, api, `mp${++seq}.${database}@example.com`);
-    const created = await api.post('/mutenet/user/order/create', { form: { pkgId: String(pkgId), currency }, token });
-    expect(created.body.code).toBe(0);
-    const order = await app.app.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('no', '=', created.body.data.orderNo)
-      .executeTakeFirstOrThrow();
-    return { api, token, no: order.no, order };
+    return newCustomerOrder(app, { email: `mp${++seq}.${database}@example.com`, pkgId, currency, language });
   }
 
   /** The checkout's pay call with Mercado Pago: the hosted page's address. */

@@ -11,7 +11,7 @@ import {
   startFakeStripe,
 } from '../../../test/fakes/stripe.js';
 import { type HttpClient, httpClient } from '../../../test/http-client.js';
-import { paymentState } from '../../../test/payments.js';
+import { newCustomerOrder, paymentState } from '../../../test/payments.js';
 import { DATABASES, POSTGRES_URL, REDIS_URL, startTestApp, type TestApp } from '../../../test/test-app.js';
 import {
   type GatewayOrder,
@@ -355,11 +355,9 @@ describe.each(DATABASES)('Stripe through the panel on %s', (database) => {
 
   /** A new customer's order for a package, in a currency, and its row. */
   async function newOrder(currency = 'USD', language = 'en', pkgId = multi) {
-    const api = httpClient(app.url, { language });
-    const token = await signUp(app, api, `stripe${++customers}.${database}@example.com`);
-    const { body } = await api.post('/mutenet/user/order/create', { form: { pkgId: String(pkgId), currency }, token });
-    expect(body.code).toBe(0);
-    return { api, token, no: body.data.orderNo as string, id: (await orderRow(body.data.orderNo)).id };
+    const email = `stripe${++customers}.${database}@example.com`;
+    const { order, ...customer } = await newCustomerOrder(app, { email, pkgId, currency, language });
+    return { ...customer, id: order.id };
   }
   const orderRow = (no: string) =>
     app.app.db.selectFrom('orders').selectAll().where('no', '=', no).executeTakeFirstOrThrow();
