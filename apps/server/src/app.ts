@@ -3,12 +3,15 @@ import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { loggableUrl } from './lib/log-url.js';
 import { requestIdOf } from './lib/request-id.js';
+import auditPlugin from './modules/audit/audit.plugin.js';
+import auditRoutes from './modules/audit/audit.routes.js';
 import authPlugin from './modules/auth/auth.plugin.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
 import feedPlugin from './modules/feed/feed.plugin.js';
 import nodeApiPlugin from './modules/node-api/node-api.plugin.js';
 import nodesPlugin from './modules/nodes/nodes.plugin.js';
 import noticePlugin from './modules/notice/notice.plugin.js';
+import operatorsPlugin from './modules/operators/operators.plugin.js';
 import ordersPlugin from './modules/orders/orders.plugin.js';
 import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
@@ -87,6 +90,9 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(jobsPlugin);
 
   await app.register(authPlugin, { now, publicUrl: config.publicUrl });
+  await app.register(auditPlugin, { now });
+  await app.register(operatorsPlugin, { now, adminPath: config.adminPath, publicUrl: config.publicUrl });
+  await app.register(auditRoutes, { prefix: config.adminPath });
   await app.register(catalogPlugin, { now, seedDemo: config.seedDemoCatalog });
   await app.register(subscriptionPlugin, { now, publicUrl: config.publicUrl });
   await app.register(ordersPlugin, { now, timeoutMs: config.orderTimeoutMs });

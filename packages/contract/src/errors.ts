@@ -44,6 +44,11 @@ export const ERRORS = {
   PAYMENT_METHOD_UNAVAILABLE: { code: 2006, status: 200 },
   PAYMENT_ACTION_REFUSED: { code: 2007, status: 200 },
   PAYMENT_GATEWAY_UNAVAILABLE: { code: 2008, status: 200 },
+
+  SECOND_FACTOR_REQUIRED: { code: 6001, status: 200 },
+  TOTP_CODE_INVALID: { code: 6002, status: 200 },
+  TOTP_ALREADY_ENROLLED: { code: 6003, status: 200 },
+  LAST_OWNER: { code: 6004, status: 200 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -1,3 +1,7 @@
+export * from './admin/audit.js';
+export * from './admin/operators.js';
+export * from './admin/roles.js';
+export * from './admin/session.js';
 export * from './auth/auth.schema.js';
 export * from './auth/change-password.js';
 export * from './auth/get-captcha.js';

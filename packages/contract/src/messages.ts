@@ -212,6 +212,26 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     'pt-BR': 'Este método de pagamento não está respondendo agora. Tente de novo em instantes ou escolha outro método',
     'zh-Hans': '该支付方式暂时无响应，请稍后重试或选择其他支付方式',
   },
+  SECOND_FACTOR_REQUIRED: {
+    en: 'Enter the code from your authenticator app',
+    'pt-BR': 'Digite o código do seu aplicativo autenticador',
+    'zh-Hans': '请输入身份验证器应用中的验证码',
+  },
+  TOTP_CODE_INVALID: {
+    en: 'The code is wrong or has expired',
+    'pt-BR': 'O código está incorreto ou expirou',
+    'zh-Hans': '验证码错误或已过期',
+  },
+  TOTP_ALREADY_ENROLLED: {
+    en: 'An authenticator app is already enrolled',
+    'pt-BR': 'Um aplicativo autenticador já está cadastrado',
+    'zh-Hans': '已绑定身份验证器应用',
+  },
+  LAST_OWNER: {
+    en: 'The last active owner cannot be demoted or disabled',
+    'pt-BR': 'O último proprietário ativo não pode ser rebaixado nem desativado',
+    'zh-Hans': '不能降级或停用最后一位有效的所有者',
+  },
 };
 
 export function messageOf(key: MessageKey, language: RequestLanguage): string {

@@ -68,7 +68,7 @@ describe('admin command line', () => {
     expectFailure(
       noun,
       2,
-      /^admin: unknown command "nope": use plan, package, currency, order, user, node, notice or backup \(see: admin help\)$/m,
+      /^admin: unknown command "nope": use plan, package, currency, order, user, node, notice, operator or backup \(see: admin help\)$/m,
     );
     expectFailure(flag, 2, /^admin: unknown flag --colour \(see: admin plan add --help\)$/m);
     expectFailure(required, 2, /^admin: --group is required \(see: admin plan add --help\)$/m);

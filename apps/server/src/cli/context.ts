@@ -6,6 +6,7 @@ import { createUsersService, type UsersService } from '../modules/auth/users.ser
 import { type CatalogService, createCatalogService } from '../modules/catalog/catalog.service.js';
 import { createNodesService, type NodesService } from '../modules/nodes/nodes.service.js';
 import { createNoticeService, type NoticeService } from '../modules/notice/notice.service.js';
+import { createOperatorsService, type OperatorsService } from '../modules/operators/operators.service.js';
 import { createOrdersService, type OrdersService } from '../modules/orders/orders.service.js';
 import { configuredGateways } from '../modules/payments/gateways/index.js';
 import { PaymentsRepository } from '../modules/payments/payments.repository.js';
@@ -22,6 +23,8 @@ export type AdminServices = {
   catalog: CatalogService;
   nodes: NodesService;
   notice: NoticeService;
+  /** The console's operators: the same service as the console's routes. */
+  operators: OperatorsService;
   orders: OrdersService;
   /** Refunds go through the gateway that took the money, configured as the server's. */
   payments: PaymentsService;
@@ -71,6 +74,7 @@ export async function openAdminContext(config: Config, now: () => number = Date.
       catalog,
       nodes: createNodesService(db, store, now),
       notice: createNoticeService(db, now),
+      operators: createOperatorsService(db, store, now),
       orders,
       payments: new PaymentsService({
         db,

@@ -9,6 +9,7 @@ import * as packageNotices from './migrations/0007-package-notices.js';
 import * as dropChangeNotices from './migrations/0008-drop-change-notices.js';
 import * as trafficPushes from './migrations/0009-traffic-pushes.js';
 import * as paymentAttempts from './migrations/0010-payment-attempts.js';
+import * as operators from './migrations/0011-operators.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-drop-change-notices': dropChangeNotices,
   '0009-traffic-pushes': trafficPushes,
   '0010-payment-attempts': paymentAttempts,
+  '0011-operators': operators,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -121,6 +121,55 @@ export interface PaymentAttemptsTable {
   check_at: number;
 }
 
+export interface OperatorsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  role: string;
+  must_change_password: Generated<number>;
+  totp_secret: string | null;
+  totp_last_step: number | null;
+  disabled: Generated<number>;
+  created_at: number;
+}
+
+export interface OperatorSessionsTable {
+  id: Generated<number>;
+  operator_id: number;
+  token_hash: string;
+  verified: Generated<number>;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  role: string;
+  created_by: number;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  operator_id: number | null;
+  token_id: number | null;
+  actor: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: string | null;
+  after: string | null;
+  ip: string;
+  created_at: number;
+}
+
 export interface UserPackagesTable {
   id: Generated<number>;
   user_id: number;
@@ -191,6 +240,10 @@ export interface Database {
   orders: OrdersTable;
   payment_events: PaymentEventsTable;
   payment_attempts: PaymentAttemptsTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  api_tokens: ApiTokensTable;
+  audit_log: AuditLogTable;
   user_packages: UserPackagesTable;
   settings: SettingsTable;
   nodes: NodesTable;

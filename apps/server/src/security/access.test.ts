@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { MESSAGES } from '@mutenet/contract';
+import { ADMIN_SESSION_COOKIE, type AdminPermission, MESSAGES, type OPERATOR_ROLES, roleMay } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, PASSWORD, signUp } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
 import { type Row, snapshotDatabase } from '../test/db-snapshot.js';
 import { type CallOptions, type CallResult, httpClient } from '../test/http-client.js';
+import { type Console, OPERATOR_PASSWORD, operatorSession } from '../test/operators.js';
 import { type RouteKey, registeredRoutes } from '../test/routes.js';
 import { addNodes, agent, type Customer, customerWithPackage } from '../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../test/test-app.js';
@@ -34,7 +35,20 @@ type SessionAccess = {
   /** Without a token, this call is something else (a login attempt), answered on its fields. */
   withTokenOnly?: true;
 };
-type Access = SessionAccess | { kind: 'open'; why: string } | { kind: 'node'; report?: (userId: number) => unknown };
+/**
+ * An operator console call: the permission its role must have (null: any operator's full session), written as the
+ * call that would change or show something if it got through. `target` is an operator the call may act on.
+ */
+type OperatorAccess = {
+  kind: 'operator';
+  permission: AdminPermission | null;
+  call: (target: number) => { method: string; path: string; json?: unknown };
+};
+type Access =
+  | SessionAccess
+  | OperatorAccess
+  | { kind: 'open'; why: string }
+  | { kind: 'node'; report?: (userId: number) => unknown };
 
 const session = (call: (victim: Victim) => Call, extra: { cookie?: true; withTokenOnly?: true } = {}): Access => ({
   kind: 'session',
@@ -42,6 +56,12 @@ const session = (call: (victim: Victim) => Call, extra: { cookie?: true; withTok
   ...extra,
 });
 const open = (why: string): Access => ({ kind: 'open', why });
+const operator = (permission: AdminPermission | null, call: OperatorAccess['call']): Access => ({
+  kind: 'operator',
+  permission,
+  call,
+});
+const ADMIN = '/admin/api';
 const WEB_APP = open("the web app's own files: the browser code decides which screens need a token");
 
 const ACCESS: Record<RouteKey, Access> = {
@@ -94,6 +114,36 @@ const ACCESS: Record<RouteKey, Access> = {
     (victim) => ({ path: `/payment/sandbox/${victim.orderNo}/approve` }),
     { cookie: true },
   ),
+  [`POST ${ADMIN}/session`]: open('operators sign in: limited per address and per account, and same-origin only'),
+  [`GET ${ADMIN}/session`]: operator(null, () => ({ method: 'GET', path: '/api/session' })),
+  [`DELETE ${ADMIN}/session`]: operator(null, () => ({ method: 'DELETE', path: '/api/session' })),
+  [`POST ${ADMIN}/session/password`]: operator(null, () => ({
+    method: 'POST',
+    path: '/api/session/password',
+    json: { current: OPERATOR_PASSWORD, next: 'Hijacked789' },
+  })),
+  [`POST ${ADMIN}/session/totp`]: operator(null, () => ({ method: 'POST', path: '/api/session/totp' })),
+  [`POST ${ADMIN}/session/totp/confirm`]: operator(null, () => ({
+    method: 'POST',
+    path: '/api/session/totp/confirm',
+    json: { code: '123456' },
+  })),
+  [`GET ${ADMIN}/operators`]: operator('operators.manage', () => ({ method: 'GET', path: '/api/operators' })),
+  [`POST ${ADMIN}/operators`]: operator('operators.manage', () => ({
+    method: 'POST',
+    path: '/api/operators',
+    json: { email: `intruder.${randomBytes(4).toString('hex')}@example.com`, role: 'owner' },
+  })),
+  [`PUT ${ADMIN}/operators/:id`]: operator('operators.manage', (target) => ({
+    method: 'PUT',
+    path: `/api/operators/${target}`,
+    json: { role: 'owner' },
+  })),
+  [`POST ${ADMIN}/operators/:id/reset-password`]: operator('operators.manage', (target) => ({
+    method: 'POST',
+    path: `/api/operators/${target}/reset-password`,
+  })),
+  [`GET ${ADMIN}/audit`]: operator('audit.read', () => ({ method: 'GET', path: '/api/audit' })),
   [`GET ${NODE_API}/config`]: { kind: 'node' },
   [`GET ${NODE_API}/user`]: { kind: 'node' },
   [`GET ${NODE_API}/alivelist`]: { kind: 'node' },
@@ -459,5 +509,111 @@ describe.each(DATABASES)("another customer's orders, packages and link on %s", (
     expect(await used()).toBe(usedBefore + 12_000_000 * node.rate);
     expect((await nodeAgent.alive({ [owner.id]: ['203.0.113.9'] })).status).toBe(200);
     expect((await nodeAgent.aliveList()).body.alive).toMatchObject({ [owner.id]: 1 });
+  });
+});
+
+describe.each(DATABASES)("the operator console's routes on %s", (database) => {
+  let app: TestApp;
+  let customerToken: string;
+  let seq = 0;
+  const operatorRoutes = () => entries('operator');
+  const newOperator = (role: (typeof OPERATOR_ROLES)[number]) =>
+    operatorSession(app, `${role}${++seq}.${database}@example.com`, role);
+  /** Sends the route's call with these headers only (no session the console client may hold). */
+  const bare = (access: OperatorAccess, target: number, headers: Record<string, string>) => {
+    const { method, path, json } = access.call(target);
+    return httpClient(app.url, { language: 'en' }).call(method, `/admin${path}`, {
+      headers,
+      ...(json !== undefined ? { json } : {}),
+    });
+  };
+  const send = (client: Console, access: OperatorAccess, target: number, headers: Record<string, string> = {}) => {
+    const { method, path, json } = access.call(target);
+    return client.call(method, path, json, headers);
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp({ database });
+    customerToken = await signUp(app, httpClient(app.url), `customer.${database}@example.com`);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('refuses every console call without an operator’s session, a customer’s included: 401, nothing changed', async () => {
+    const target = (await newOperator('support')).id;
+    const origin = new URL(app.config.publicUrl).origin;
+    const before = await snapshotDatabase(app);
+    for (const [route, access] of operatorRoutes()) {
+      const ways: Record<string, string>[] = [
+        {},
+        { cookie: `${ADMIN_SESSION_COOKIE}=${forgedToken()}`, origin },
+        { authorization: `Bearer ${forgedToken()}` },
+        { authorization: customerToken },
+        { authorization: `Bearer ${customerToken}` },
+        { cookie: `${ADMIN_SESSION_COOKIE}=${customerToken}`, origin },
+      ];
+      for (const headers of ways) {
+        const answer = await bare(access, target, headers);
+        expect(answer.status, `${route} ${JSON.stringify(headers)}: ${answer.text}`).toBe(401);
+        expect(answer.body, route).toEqual(UNAUTHORIZED);
+      }
+    }
+    expect(await snapshotDatabase(app)).toEqual(before);
+  });
+
+  it('lets each role through where its role may, and answers 403 elsewhere, changing nothing', async () => {
+    // Support first and the owner last: the owner's calls change the operator they act on.
+    for (const role of ['support', 'manager', 'owner'] as const) {
+      const signedIn = await newOperator(role);
+      const target = (await newOperator('support')).id;
+      for (const [route, access] of operatorRoutes()) {
+        // The session's own calls (sign out, password, authenticator) are each role's; the operators suite has them.
+        if (access.permission === null) continue;
+        const before = await snapshotDatabase(app);
+        const answer = await send(signedIn.client, access, target);
+        if (roleMay(role, access.permission)) {
+          expect(answer.status, `${role} ${route}: ${answer.text}`).toBe(200);
+          expect(answer.body.code, `${role} ${route}`).toBe(0);
+        } else {
+          expect(answer.status, `${role} ${route}: ${answer.text}`).toBe(403);
+          expect(answer.body.code, `${role} ${route}`).toBe(FORBIDDEN.code);
+          expect(await snapshotDatabase(app)).toEqual(before);
+        }
+      }
+    }
+  });
+
+  it('refuses a change sent with an owner’s cookie from another site (CSRF): 403, nothing changed', async () => {
+    const owner = await newOperator('owner');
+    const target = (await newOperator('support')).id;
+    const before = await snapshotDatabase(app);
+    for (const [route, access] of operatorRoutes()) {
+      if (access.call(target).method === 'GET') continue;
+      for (const origin of ['https://evil.example', 'null']) {
+        const answer = await send(owner.client, access, target, { origin });
+        expect(answer.status, `${route} from ${origin}: ${answer.text}`).toBe(403);
+      }
+    }
+    expect(await snapshotDatabase(app)).toEqual(before);
+    // The same session from the console's own origin still works.
+    expect((await owner.client.get('/api/operators')).body.code).toBe(0);
+  });
+
+  it('refuses a signed-out and an idle operator session on every console call: 401', async () => {
+    const target = (await newOperator('support')).id;
+    const signedOut = await newOperator('owner');
+    const idle = await newOperator('owner');
+    const cookies = { signedOut: signedOut.client.cookie, idle: idle.client.cookie };
+    expect((await signedOut.client.delete('/api/session')).body.code).toBe(0);
+    // Thirty minutes without a call end a session (the operators suite holds the exact bound).
+    app.clock.advance(31 * MINUTE);
+    const origin = new URL(app.config.publicUrl).origin;
+    for (const [route, access] of operatorRoutes()) {
+      for (const [name, cookie] of Object.entries(cookies)) {
+        const answer = await bare(access, target, { cookie: `${ADMIN_SESSION_COOKIE}=${cookie}`, origin });
+        expect(answer.status, `${route} with the ${name} session: ${answer.text}`).toBe(401);
+      }
+    }
   });
 });

@@ -538,6 +538,30 @@ const ROUTES: Record<RouteKey, RouteSpec> = {
       fields: { event: fieldText, orderNo: fieldText, outcome: fieldText, amount: fieldText },
     }),
   },
+  // The operator console's API: no probe has an operator's session (anonymous, or a customer's token), so each is
+  // refused; a sign-in with random credentials fails like any other.
+  'POST /admin/api/session': {
+    inputs: () => ({
+      fields: { email: fieldText, password: fieldText, code: fieldText },
+      json: fc.record({ email: text, password: text, code: text }, { requiredKeys: [] }),
+    }),
+  },
+  'GET /admin/api/session': {},
+  'DELETE /admin/api/session': {},
+  'POST /admin/api/session/password': {
+    inputs: () => ({ fields: { current: fieldText, next: fieldText } }),
+  },
+  'POST /admin/api/session/totp': {},
+  'POST /admin/api/session/totp/confirm': { inputs: () => ({ fields: { code: fieldText } }) },
+  'GET /admin/api/operators': {},
+  'POST /admin/api/operators': { inputs: () => ({ fields: { email: fieldText, role: fieldText } }) },
+  'PUT /admin/api/operators/:id': {
+    inputs: () => ({ params: { id: text }, fields: { role: fieldText, disabled: fieldText } }),
+  },
+  'POST /admin/api/operators/:id/reset-password': { inputs: () => ({ params: { id: text } }) },
+  'GET /admin/api/audit': {
+    inputs: () => ({ query: { operatorId: text, action: text, targetType: text, cursor: text, limit: text } }),
+  },
   'GET /sub/:token': {
     inputs: ({ signedIn, subToken }) => ({
       params: { token: fc.oneof(text, nearMisses(subToken), ...(signedIn ? [fc.constant(subToken)] : [])) },

@@ -3,6 +3,7 @@ import { backupCommands } from './backup.js';
 import { currencyCommands } from './currency.js';
 import { nodeCommands } from './node.js';
 import { noticeCommands } from './notice.js';
+import { operatorCommands } from './operator.js';
 import { orderCommands } from './order.js';
 import { packageCommands } from './package.js';
 import { planCommands } from './plan.js';
@@ -17,5 +18,6 @@ export const COMMANDS: Record<string, Noun> = {
   user: userCommands,
   node: nodeCommands,
   notice: noticeCommands,
+  operator: operatorCommands,
   backup: backupCommands,
 };

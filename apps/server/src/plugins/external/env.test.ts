@@ -252,4 +252,15 @@ describe('loadConfig', () => {
       expect(configErrorOf({ ...stripe, STRIPE_CURRENCIES: 'dollars' }).message).toMatch(/STRIPE_CURRENCIES: must be/);
     });
   });
+
+  it('serves the operator console at /admin unless ADMIN_PATH moves it, never onto a path the service uses', () => {
+    expect(loadConfig({}).adminPath).toBe('/admin');
+    expect(loadConfig({ ADMIN_PATH: '/console-7f3a' }).adminPath).toBe('/console-7f3a');
+    for (const taken of ['/person', '/mutenet', '/payment', '/sub', '/api', '/metrics']) {
+      expect(configErrorOf({ ADMIN_PATH: taken }).message).toMatch(/ADMIN_PATH: must not be a path the panel/);
+    }
+    for (const bad of ['admin', '/admin/', '/a/b', '/Admin', '/../x', `/${'a'.repeat(64)}`]) {
+      expect(configErrorOf({ ADMIN_PATH: bad }).message, bad).toMatch(/ADMIN_PATH: must be one path segment/);
+    }
+  });
 });

@@ -37,6 +37,9 @@ const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
 const optional = (schema: z.ZodType) =>
   z.preprocess(unsetWhenEmpty, schema.optional()) as unknown as z.ZodOptional<typeof schema>;
 
+/** First path segments the rest of the service answers at: the console may not take one. */
+const RESERVED_PATHS = ['/person', '/mutenet', '/payment', '/shopDetails', '/sub', '/api', '/metrics', '/healthz'];
+
 /** The currencies the gateways serve; an operator narrows a gateway's list to what the account has. */
 const PAYMENT_CURRENCIES = ['USD', 'BRL', 'MXN', 'COP', 'CLP', 'PEN'] as const;
 /** A Mercado Pago account takes only its own country's currency: one set of credentials each. */
@@ -106,6 +109,11 @@ const EnvSchema = z
       .min(60)
       .max(7 * 24 * 3600)
       .default(1800),
+    ADMIN_PATH: z
+      .string()
+      .regex(/^\/[a-z0-9][a-z0-9_-]{0,62}$/, 'must be one path segment such as /admin or /console-7f3a')
+      .refine((value) => !RESERVED_PATHS.includes(value), 'must not be a path the panel, the feed or the APIs use')
+      .default('/admin'),
     PAYMENT_GATEWAYS: optional(gatewayList),
     PAYMENT_SANDBOX: optional(z.enum(['true', 'false', '1', '0'])),
     PAYMENT_SANDBOX_SECRET: optional(z.string().min(16, 'must be at least 16 characters')),
@@ -219,6 +227,8 @@ export type Config = {
   webDistDir: string;
   orderTimeoutMs: number;
   payments: PaymentsConfig;
+  /** Where the operator console and its API are served (`ADMIN_PATH`, one segment, no trailing slash). */
+  adminPath: string;
   seedDemoCatalog: boolean;
   metricsToken: string | undefined;
 };
@@ -314,6 +324,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve((env.WEB_DIST_DIR as string | undefined) ?? DEFAULT_WEB_DIST),
     orderTimeoutMs: env.ORDER_TIMEOUT_SECONDS * 1000,
     payments: paymentsConfig(env as Record<string, unknown>, env.NODE_ENV),
+    adminPath: env.ADMIN_PATH,
     seedDemoCatalog: isTrue(env.SEED_DEMO_CATALOG),
     metricsToken: env.METRICS_TOKEN as string | undefined,
   };
