@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, signUp } from '../../test/accounts.js';
 import { adminDatabase, adminInProcess, jsonOf } from '../../test/admin-cli.js';
 import { type CallResult, httpClient } from '../../test/http-client.js';
-import { type Console, consoleOf, totpOf } from '../../test/operators.js';
+import { type Console, consoleOf, operatorSession, totpOf } from '../../test/operators.js';
 import { DATABASES, REDIS_URL, startTestApp, type TestApp } from '../../test/test-app.js';
 import { recordSecret } from '../../test/test-log.js';
 import {
@@ -478,17 +478,7 @@ describe.each(DATABASES)('owners’ management of operators on %s', (database) =
 
   it('records the console’s changes in the audit log', { timeout: 60_000 }, async () => {
     const email = `auditor.${database}@example.com`;
-    const added = jsonOf(await adminInProcess(db.url, ['operator', 'add', email, '--role', 'owner', '--json']));
-    recordSecret('password', added.oneTimePassword);
-    const owner = consoleOf(app);
-    await owner.signIn(email, added.oneTimePassword);
-    await owner.post('/api/session/password', { current: added.oneTimePassword, next: NEW_PASSWORD });
-    const begun = (await owner.post('/api/session/totp')).body.data;
-    recordSecret('password', begun.secret);
-    app.clock.advance(30_000);
-    await owner.post('/api/session/totp/confirm', {
-      code: totpOf(begun.secret).generate({ timestamp: app.clock.now() }),
-    });
+    const { id: ownerId, client: owner } = await operatorSession(app, email, 'owner');
     const made = await owner.post('/api/operators', { email: `logged.${database}@example.com`, role: 'support' });
     recordSecret('password', made.body.data.password);
     const id = made.body.data.operator.id;
@@ -500,30 +490,19 @@ describe.each(DATABASES)('owners’ management of operators on %s', (database) =
     ]);
     expect(log.body.data.entries[0]).toMatchObject({
       actor: email,
-      operatorId: added.id,
+      operatorId: ownerId,
       before: { disabled: false },
       after: { disabled: true },
     });
   });
 
   it('answers bad ids and unknown operators clearly', { timeout: 60_000 }, async () => {
-    const email = `ids.${database}@example.com`;
-    const added = jsonOf(await adminInProcess(db.url, ['operator', 'add', email, '--role', 'owner', '--json']));
-    recordSecret('password', added.oneTimePassword);
-    const owner = consoleOf(app);
-    await owner.signIn(email, added.oneTimePassword);
-    await owner.post('/api/session/password', { current: added.oneTimePassword, next: NEW_PASSWORD });
-    const begun = (await owner.post('/api/session/totp')).body.data;
-    recordSecret('password', begun.secret);
-    app.clock.advance(30_000);
-    await owner.post('/api/session/totp/confirm', {
-      code: totpOf(begun.secret).generate({ timestamp: app.clock.now() }),
-    });
+    const { id, client: owner } = await operatorSession(app, `ids.${database}@example.com`, 'owner');
     expect((await owner.put('/api/operators/abc', {})).status).toBe(400);
     expect((await owner.put('/api/operators/99999999999', {})).status).toBe(400);
     expectError(await owner.put('/api/operators/999999', { role: 'support' }), 'NOT_FOUND');
     expectError(await owner.post('/api/operators/999999/reset-password'), 'NOT_FOUND');
-    expect((await owner.put(`/api/operators/${added.id}`, { disabled: 'yes' })).status).toBe(400);
+    expect((await owner.put(`/api/operators/${id}`, { disabled: 'yes' })).status).toBe(400);
     expectError(await consoleOf(app).signIn('', ''), 'ALL_REQUIRED');
   });
 });
