@@ -521,4 +521,26 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('BTCPay notifications on two instances
     const row = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
     expect(await paymentState(a, row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
   }, 30_000);
+
+  it('reconciles on both instances at once: the gateway is asked once, and the order activated once', async () => {
+    const api = httpClient(a.url, { language: 'en' });
+    const token = await signUp(a, api, 'both@example.com');
+    const created = await api.post('/mutenet/user/order/create', {
+      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
+      token,
+    });
+    const no: string = created.body.data.orderNo;
+    expect((await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'btcpay' }, token })).body.code).toBe(0);
+    const invoice = fake.invoiceOf(no);
+    // Paid, and every notification lost (no webhook address is set for this fake).
+    await fake.settle(invoice.id);
+    a.clock.advance(RECONCILE_AFTER_MS + 1000);
+    const asked = () => fake.requests.filter((request) => request.path.endsWith(`/invoices/${invoice.id}`)).length;
+    const before = asked();
+    const [onA, onB] = await Promise.all([a.app.payments.reconcile(), b.app.payments.reconcile()]);
+    expect(onA + onB).toBe(1);
+    expect(asked() - before).toBe(1);
+    const row = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
+    expect(await paymentState(a, row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+  }, 30_000);
 });
