@@ -1,6 +1,5 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '../../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../../test/catalog.js';
 import { type FakeBtcpay, startFakeBtcpay } from '../../../test/fakes/btcpay.js';
 import { httpClient } from '../../../test/http-client.js';
@@ -495,13 +494,11 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('BTCPay notifications on two instances
   });
 
   it('activates once when fifty copies of the settlement reach both instances at once', async () => {
-    const api = httpClient(a.url, { language: 'en' });
-    const token = await signUp(a, api, 'fifty@example.com');
-    const created = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
-      token,
+    const { api, token, no, order } = await newCustomerOrder(a, {
+      email: 'fifty@example.com',
+      pkgId: seeded.traffic30,
+      currency: 'USD',
     });
-    const no: string = created.body.data.orderNo;
     expect((await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'btcpay' }, token })).body.code).toBe(0);
     const invoice = fake.invoiceOf(no);
     await fake.payUnconfirmed(invoice.id); // no webhook URL yet: recorded only
@@ -518,18 +515,15 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('BTCPay notifications on two instances
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     expect(answers.filter((answer) => answer.body.data.applied)).toHaveLength(1);
     expect(answers.every((answer) => answer.body.data.status === 'success')).toBe(true);
-    const row = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
-    expect(await paymentState(a, row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+    expect(await paymentState(a, order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
   }, 30_000);
 
   it('reconciles on both instances at once: the gateway is asked once, and the order activated once', async () => {
-    const api = httpClient(a.url, { language: 'en' });
-    const token = await signUp(a, api, 'both@example.com');
-    const created = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
-      token,
+    const { api, token, no, order } = await newCustomerOrder(a, {
+      email: 'both@example.com',
+      pkgId: seeded.traffic30,
+      currency: 'USD',
     });
-    const no: string = created.body.data.orderNo;
     expect((await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'btcpay' }, token })).body.code).toBe(0);
     const invoice = fake.invoiceOf(no);
     // Paid, and every notification lost (no webhook address is set for this fake).
@@ -540,7 +534,6 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('BTCPay notifications on two instances
     const [onA, onB] = await Promise.all([a.app.payments.reconcile(), b.app.payments.reconcile()]);
     expect(onA + onB).toBe(1);
     expect(asked() - before).toBe(1);
-    const row = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
-    expect(await paymentState(a, row.id)).toEqual({ status: 'success', packages: 1, events: 1 });
+    expect(await paymentState(a, order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
   }, 30_000);
 });

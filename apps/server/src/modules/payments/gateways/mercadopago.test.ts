@@ -1,6 +1,5 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '../../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../../test/catalog.js';
 import {
   type FakeMercadoPago,
@@ -560,13 +559,11 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('Mercado Pago on two instances', () =>
   });
 
   it('applies fifty copies of one notification, sent to both at once, once', async () => {
-    const api = httpClient(a.url, { language: 'en' });
-    const token = await signUp(a, api, 'mp.twice@example.com');
-    const created = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency: 'BRL' },
-      token,
+    const { api, token, no, order } = await newCustomerOrder(a, {
+      email: 'mp.twice@example.com',
+      pkgId: seeded.traffic30,
+      currency: 'BRL',
     });
-    const no: string = created.body.data.orderNo;
     const paid = await httpClient(b.url, { ip: api.ip }).post(`/payment/checkout/${no}/pay`, {
       form: { method: 'mercadopago' },
       token,
@@ -580,7 +577,6 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('Mercado Pago on two instances', () =>
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => fake.deliver(to(i % 2 ? b : a))));
     expect(answers.map((answer) => answer?.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((answer) => answer?.body.data?.applied)).toHaveLength(1);
-    const order = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
     expect(await paymentState(a, order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
   });
 });

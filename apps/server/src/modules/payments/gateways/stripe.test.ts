@@ -1,7 +1,6 @@
 import { MESSAGES } from '@mutenet/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GIB } from '../../../lib/units.js';
-import { signUp } from '../../../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../../../test/catalog.js';
 import {
   type Delivery,
@@ -644,13 +643,11 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('Stripe notifications on two instances
   });
 
   it('activates once for fifty copies of one notification arriving at both at once', async () => {
-    const api = httpClient(a.url, { language: 'en' });
-    const token = await signUp(a, api, 'stripe.twice@example.com');
-    const { body } = await api.post('/mutenet/user/order/create', {
-      form: { pkgId: String(seeded.traffic30), currency: 'USD' },
-      token,
+    const { api, token, no, order } = await newCustomerOrder(a, {
+      email: 'stripe.twice@example.com',
+      pkgId: seeded.traffic30,
+      currency: 'USD',
     });
-    const no = body.data.orderNo as string;
     expect((await api.post(`/payment/checkout/${no}/pay`, { form: { method: 'stripe' }, token })).body.code).toBe(0);
     const session = fake.sessionFor(no);
     await fake.pay(session.id, 'card', { lose: true });
@@ -665,7 +662,6 @@ describe.runIf(POSTGRES_URL && REDIS_URL)('Stripe notifications on two instances
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((answer) => answer.body.data.duplicate === false)).toHaveLength(1);
-    const order = await a.app.db.selectFrom('orders').select('id').where('no', '=', no).executeTakeFirstOrThrow();
     expect(await paymentState(a, order.id)).toEqual({ status: 'success', packages: 1, events: 1 });
   });
 });
