@@ -6,13 +6,19 @@ import { requestIdOf } from './lib/request-id.js';
 import auditPlugin from './modules/audit/audit.plugin.js';
 import auditRoutes from './modules/audit/audit.routes.js';
 import authPlugin from './modules/auth/auth.plugin.js';
+import catalogConsoleRoutes from './modules/catalog/catalog.console-routes.js';
 import catalogPlugin from './modules/catalog/catalog.plugin.js';
+import customersConsoleRoutes from './modules/customers/customers.console-routes.js';
 import feedPlugin from './modules/feed/feed.plugin.js';
 import nodeApiPlugin from './modules/node-api/node-api.plugin.js';
+import nodesConsoleRoutes from './modules/nodes/nodes.console-routes.js';
 import nodesPlugin from './modules/nodes/nodes.plugin.js';
+import noticeConsoleRoutes from './modules/notice/notice.console-routes.js';
 import noticePlugin from './modules/notice/notice.plugin.js';
 import operatorsPlugin from './modules/operators/operators.plugin.js';
+import ordersConsoleRoutes from './modules/orders/orders.console-routes.js';
 import ordersPlugin from './modules/orders/orders.plugin.js';
+import overviewConsoleRoutes from './modules/overview/overview.console-routes.js';
 import paymentsPlugin from './modules/payments/payments.plugin.js';
 import subscriptionPlugin from './modules/subscription/subscription.plugin.js';
 import captchaPlugin from './plugins/app/captcha.js';
@@ -92,7 +98,6 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(authPlugin, { now, publicUrl: config.publicUrl });
   await app.register(auditPlugin, { now });
   await app.register(operatorsPlugin, { now, adminPath: config.adminPath, publicUrl: config.publicUrl });
-  await app.register(auditRoutes, { prefix: config.adminPath });
   await app.register(catalogPlugin, { now, seedDemo: config.seedDemoCatalog });
   await app.register(subscriptionPlugin, { now, publicUrl: config.publicUrl });
   await app.register(ordersPlugin, { now, timeoutMs: config.orderTimeoutMs });
@@ -106,6 +111,19 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
   await app.register(nodesPlugin, { now });
   await app.register(nodeApiPlugin, { now });
   await app.register(feedPlugin, { title: config.siteName, publicUrl: config.publicUrl });
+
+  // The console's API, behind the operators' guard, on the modules' services.
+  for (const routes of [
+    overviewConsoleRoutes,
+    customersConsoleRoutes,
+    catalogConsoleRoutes,
+    ordersConsoleRoutes,
+    nodesConsoleRoutes,
+    noticeConsoleRoutes,
+    auditRoutes,
+  ]) {
+    await app.register(routes, { prefix: config.adminPath });
+  }
 
   await app.register(webPlugin, {
     distDir: config.webDistDir,

@@ -3,9 +3,11 @@ import { ADMIN_SESSION_COOKIE, type AdminPermission, MESSAGES, type OPERATOR_ROL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, PASSWORD, signUp } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
+import type { AnyConsoleArea, ConsoleCall } from '../test/console-access/area.js';
+import { CONSOLE_AREAS } from '../test/console-access/index.js';
 import { type Row, snapshotDatabase } from '../test/db-snapshot.js';
 import { type CallOptions, type CallResult, httpClient } from '../test/http-client.js';
-import { type Console, OPERATOR_PASSWORD, operatorSession } from '../test/operators.js';
+import { type Console, operatorSession } from '../test/operators.js';
 import { type RouteKey, registeredRoutes } from '../test/routes.js';
 import { addNodes, agent, type Customer, customerWithPackage } from '../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp } from '../test/test-app.js';
@@ -35,14 +37,12 @@ type SessionAccess = {
   /** Without a token, this call is something else (a login attempt), answered on its fields. */
   withTokenOnly?: true;
 };
-/**
- * An operator console call: the permission its role must have (null: any operator's full session), written as the
- * call that would change or show something if it got through. `target` is an operator the call may act on.
- */
+/** An operator console call, on the targets its area makes (`console-access/`). */
 type OperatorAccess = {
   kind: 'operator';
   permission: AdminPermission | null;
-  call: (target: number) => { method: string; path: string; json?: unknown };
+  area: AnyConsoleArea;
+  call: (targets: never) => ConsoleCall;
 };
 type Access =
   | SessionAccess
@@ -56,11 +56,15 @@ const session = (call: (victim: Victim) => Call, extra: { cookie?: true; withTok
   ...extra,
 });
 const open = (why: string): Access => ({ kind: 'open', why });
-const operator = (permission: AdminPermission | null, call: OperatorAccess['call']): Access => ({
-  kind: 'operator',
-  permission,
-  call,
-});
+const consoleRoutes = (): Record<RouteKey, Access> =>
+  Object.fromEntries(
+    CONSOLE_AREAS.flatMap((area) =>
+      Object.entries(area.routes).map(([route, { permission, call }]) => [
+        route,
+        { kind: 'operator', permission, area, call },
+      ]),
+    ),
+  );
 const ADMIN = '/admin/api';
 const WEB_APP = open("the web app's own files: the browser code decides which screens need a token");
 
@@ -115,35 +119,7 @@ const ACCESS: Record<RouteKey, Access> = {
     { cookie: true },
   ),
   [`POST ${ADMIN}/session`]: open('operators sign in: limited per address and per account, and same-origin only'),
-  [`GET ${ADMIN}/session`]: operator(null, () => ({ method: 'GET', path: '/api/session' })),
-  [`DELETE ${ADMIN}/session`]: operator(null, () => ({ method: 'DELETE', path: '/api/session' })),
-  [`POST ${ADMIN}/session/password`]: operator(null, () => ({
-    method: 'POST',
-    path: '/api/session/password',
-    json: { current: OPERATOR_PASSWORD, next: 'Hijacked789' },
-  })),
-  [`POST ${ADMIN}/session/totp`]: operator(null, () => ({ method: 'POST', path: '/api/session/totp' })),
-  [`POST ${ADMIN}/session/totp/confirm`]: operator(null, () => ({
-    method: 'POST',
-    path: '/api/session/totp/confirm',
-    json: { code: '123456' },
-  })),
-  [`GET ${ADMIN}/operators`]: operator('operators.manage', () => ({ method: 'GET', path: '/api/operators' })),
-  [`POST ${ADMIN}/operators`]: operator('operators.manage', () => ({
-    method: 'POST',
-    path: '/api/operators',
-    json: { email: `intruder.${randomBytes(4).toString('hex')}@example.com`, role: 'owner' },
-  })),
-  [`PUT ${ADMIN}/operators/:id`]: operator('operators.manage', (target) => ({
-    method: 'PUT',
-    path: `/api/operators/${target}`,
-    json: { role: 'owner' },
-  })),
-  [`POST ${ADMIN}/operators/:id/reset-password`]: operator('operators.manage', (target) => ({
-    method: 'POST',
-    path: `/api/operators/${target}/reset-password`,
-  })),
-  [`GET ${ADMIN}/audit`]: operator('audit.read', () => ({ method: 'GET', path: '/api/audit' })),
+  ...consoleRoutes(),
   [`GET ${NODE_API}/config`]: { kind: 'node' },
   [`GET ${NODE_API}/user`]: { kind: 'node' },
   [`GET ${NODE_API}/alivelist`]: { kind: 'node' },
@@ -519,16 +495,26 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
   const operatorRoutes = () => entries('operator');
   const newOperator = (role: (typeof OPERATOR_ROLES)[number]) =>
     operatorSession(app, `${role}${++seq}.${database}@example.com`, role);
+  /**
+   * The things a round of calls acts on, made by each area before the round, so that a round's changes (an operator
+   * promoted, a node removed) leave the next round's targets alone.
+   */
+  const newRound = async () => {
+    const made = new Map<AnyConsoleArea, unknown>();
+    for (const area of CONSOLE_AREAS) made.set(area, await area.targets(app, `${database}.${++seq}`));
+    return (access: OperatorAccess): ConsoleCall => access.call(made.get(access.area) as never);
+  };
+  type Round = Awaited<ReturnType<typeof newRound>>;
   /** Sends the route's call with these headers only (no session the console client may hold). */
-  const bare = (access: OperatorAccess, target: number, headers: Record<string, string>) => {
-    const { method, path, json } = access.call(target);
+  const bare = async (access: OperatorAccess, round: Round, headers: Record<string, string>) => {
+    const { method, path, json } = round(access);
     return httpClient(app.url, { language: 'en' }).call(method, `/admin${path}`, {
       headers,
       ...(json !== undefined ? { json } : {}),
     });
   };
-  const send = (client: Console, access: OperatorAccess, target: number, headers: Record<string, string> = {}) => {
-    const { method, path, json } = access.call(target);
+  const send = async (client: Console, access: OperatorAccess, round: Round, headers: Record<string, string> = {}) => {
+    const { method, path, json } = round(access);
     return client.call(method, path, json, headers);
   };
 
@@ -541,7 +527,7 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
   });
 
   it('refuses every console call without an operator’s session, a customer’s included: 401, nothing changed', async () => {
-    const target = (await newOperator('support')).id;
+    const round = await newRound();
     const origin = new URL(app.config.publicUrl).origin;
     const before = await snapshotDatabase(app);
     for (const [route, access] of operatorRoutes()) {
@@ -554,7 +540,7 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
         { cookie: `${ADMIN_SESSION_COOKIE}=${customerToken}`, origin },
       ];
       for (const headers of ways) {
-        const answer = await bare(access, target, headers);
+        const answer = await bare(access, round, headers);
         expect(answer.status, `${route} ${JSON.stringify(headers)}: ${answer.text}`).toBe(401);
         expect(answer.body, route).toEqual(UNAUTHORIZED);
       }
@@ -566,12 +552,12 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
     // Support first and the owner last: the owner's calls change the operator they act on.
     for (const role of ['support', 'manager', 'owner'] as const) {
       const signedIn = await newOperator(role);
-      const target = (await newOperator('support')).id;
+      const round = await newRound();
       for (const [route, access] of operatorRoutes()) {
         // The session's own calls (sign out, password, authenticator) are each role's; the operators suite has them.
         if (access.permission === null) continue;
         const before = await snapshotDatabase(app);
-        const answer = await send(signedIn.client, access, target);
+        const answer = await send(signedIn.client, access, round);
         if (roleMay(role, access.permission)) {
           expect(answer.status, `${role} ${route}: ${answer.text}`).toBe(200);
           expect(answer.body.code, `${role} ${route}`).toBe(0);
@@ -586,12 +572,12 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
 
   it('refuses a change sent with an owner’s cookie from another site (CSRF): 403, nothing changed', async () => {
     const owner = await newOperator('owner');
-    const target = (await newOperator('support')).id;
+    const round = await newRound();
     const before = await snapshotDatabase(app);
     for (const [route, access] of operatorRoutes()) {
-      if (access.call(target).method === 'GET') continue;
+      if (methodOf(route) === 'GET') continue;
       for (const origin of ['https://evil.example', 'null']) {
-        const answer = await send(owner.client, access, target, { origin });
+        const answer = await send(owner.client, access, round, { origin });
         expect(answer.status, `${route} from ${origin}: ${answer.text}`).toBe(403);
       }
     }
@@ -601,7 +587,7 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
   });
 
   it('refuses a signed-out and an idle operator session on every console call: 401', async () => {
-    const target = (await newOperator('support')).id;
+    const round = await newRound();
     const signedOut = await newOperator('owner');
     const idle = await newOperator('owner');
     const cookies = { signedOut: signedOut.client.cookie, idle: idle.client.cookie };
@@ -611,7 +597,7 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
     const origin = new URL(app.config.publicUrl).origin;
     for (const [route, access] of operatorRoutes()) {
       for (const [name, cookie] of Object.entries(cookies)) {
-        const answer = await bare(access, target, { cookie: `${ADMIN_SESSION_COOKIE}=${cookie}`, origin });
+        const answer = await bare(access, round, { cookie: `${ADMIN_SESSION_COOKIE}=${cookie}`, origin });
         expect(answer.status, `${route} with the ${name} session: ${answer.text}`).toBe(401);
       }
     }

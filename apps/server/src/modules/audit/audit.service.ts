@@ -16,6 +16,16 @@ export type AuditChange = {
   ip: string;
 };
 
+/** A change as a module's service describes it; the console adds who made it and from where. */
+export type RecordedChange = Omit<AuditChange, 'actor' | 'ip'>;
+
+/**
+ * Records a change in the transaction that makes it, so that the change and its record commit together or not at
+ * all. The console binds it to the request's operator and address (`request.audit`); a service's change methods take
+ * it as their last, optional argument.
+ */
+export type AuditHook = (executor: Executor, change: RecordedChange) => Promise<void>;
+
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 

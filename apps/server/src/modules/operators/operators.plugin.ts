@@ -2,6 +2,7 @@ import type { AdminPermission } from '@mutenet/contract';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error.js';
+import type { AuditHook } from '../audit/audit.service.js';
 import operatorsRoutes from './operators.routes.js';
 import {
   accessMay,
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     operator: SignedInOperator;
     operatorAccess: OperatorAccess;
+    /** The audit log, bound to the request's operator (or token) and address: hand it to a service's change. */
+    audit: AuditHook;
   }
 }
 
@@ -57,6 +60,7 @@ export default fp<OperatorsOptions>(
     fastify.jobs.every('expired-operator-sessions', SESSION_CLEANUP_MS, () => service.deleteDeadSessions());
     fastify.decorateRequest('operator', null as unknown as SignedInOperator);
     fastify.decorateRequest('operatorAccess', null as unknown as OperatorAccess);
+    fastify.decorateRequest('audit', null as unknown as AuditHook);
 
     /**
      * A bearer token is an API token (or a session token a script sent itself); the cookie is the console's, and a
@@ -77,6 +81,8 @@ export default fp<OperatorsOptions>(
       if (!access) throw new AppError('UNAUTHORIZED');
       request.operatorAccess = access;
       request.operator = access.operator;
+      const actor = access.operator;
+      request.audit = (executor, change) => fastify.audit.record(executor, { ...change, actor, ip: request.ip });
     };
     fastify.decorate('authenticateOperator', authenticateOperator);
     fastify.decorate('operatorCan', (permission: AdminPermission) => async (request: FastifyRequest) => {

@@ -7,13 +7,8 @@ import { type CallResult, httpClient } from '../../test/http-client.js';
 import { type Console, consoleOf, operatorSession, totpOf } from '../../test/operators.js';
 import { DATABASES, REDIS_URL, startTestApp, type TestApp } from '../../test/test-app.js';
 import { recordSecret } from '../../test/test-log.js';
-import {
-  type AuditHook,
-  OPERATOR_FAILURE_WINDOW_MS,
-  OPERATOR_FAILURES_PER_ACCOUNT,
-  type OperatorChange,
-  SESSION_IDLE_MS,
-} from './operators.service.js';
+import type { AuditHook, RecordedChange } from '../audit/audit.service.js';
+import { OPERATOR_FAILURE_WINDOW_MS, OPERATOR_FAILURES_PER_ACCOUNT, SESSION_IDLE_MS } from './operators.service.js';
 
 const NEW_PASSWORD = 'Operator123';
 const EVIL_ORIGIN = 'https://evil.example';
@@ -430,11 +425,11 @@ describe.each(DATABASES)('owners’ management of operators on %s', (database) =
 
   it('hands each change to the audit hook in its own transaction, never a password', { timeout: 60_000 }, async () => {
     const { operators } = app.app;
-    const changes: OperatorChange[] = [];
+    const changes: RecordedChange[] = [];
     const record: AuditHook = async (executor, change) => {
       // In the change's transaction: the row it wrote is there to read.
       expect(
-        await executor.selectFrom('operators').select('id').where('id', '=', change.target.id).execute(),
+        await executor.selectFrom('operators').select('id').where('id', '=', Number(change.target.id)).execute(),
       ).toHaveLength(1);
       changes.push(change);
     };

@@ -17,7 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
-import { type AuditHook, SESSION_MAX_MS } from './operators.service.js';
+import { SESSION_MAX_MS } from './operators.service.js';
 import { sessionCookieOf } from './session-cookie.js';
 
 /** Per-IP limits (requests per window); the per-account lock lives in the service. */
@@ -51,12 +51,6 @@ export default async function operatorsRoutes(
     reply.header('set-cookie', cookie);
     reply.header('cache-control', 'no-store');
   };
-
-  /** The audit log, bound to the request's operator and address. */
-  const auditOf =
-    (request: FastifyRequest): AuditHook =>
-    (executor, change) =>
-      fastify.audit.record(executor, { ...change, actor: request.operator, ip: request.ip });
 
   /** Only a session (not an API token) has a password and an authenticator of its own to change. */
   const sessionOnly = (request: FastifyRequest) => {
@@ -143,7 +137,7 @@ export default async function operatorsRoutes(
     ...owners,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(request, await fastify.operators.add(request.body.email, request.body.role, auditOf(request)));
+      return ok(request, await fastify.operators.add(request.body.email, request.body.role, request.audit));
     },
   });
 
@@ -151,7 +145,7 @@ export default async function operatorsRoutes(
     ...routeOf(adminUpdateOperator),
     ...owners,
     handler: async (request) =>
-      ok(request, await fastify.operators.update(request.params.id, request.body, auditOf(request))),
+      ok(request, await fastify.operators.update(request.params.id, request.body, request.audit)),
   });
 
   app.route({
@@ -159,7 +153,7 @@ export default async function operatorsRoutes(
     ...owners,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(request, await fastify.operators.resetPassword(request.params.id, auditOf(request)));
+      return ok(request, await fastify.operators.resetPassword(request.params.id, request.audit));
     },
   });
 }

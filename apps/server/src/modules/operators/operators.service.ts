@@ -16,6 +16,7 @@ import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
+import type { AuditHook } from '../audit/audit.service.js';
 import { ARGON2 } from '../auth/auth.service.js';
 import { type OperatorRow, OperatorsRepository } from './operators.repository.js';
 
@@ -53,20 +54,6 @@ export type OperatorAccess = {
 export type OperatorsDeps = { db: Executor; store: Store; now: () => number };
 
 export type Client = { ip: string; userAgent: string };
-
-/** One change to an operator, as the audit log records it: only the values it touched, never a secret. */
-export type OperatorChange = {
-  action: 'operator.add' | 'operator.update' | 'operator.resetPassword' | 'operator.resetTotp';
-  target: { type: 'operator'; id: number };
-  before: unknown;
-  after: unknown;
-};
-
-/**
- * Records a change in the transaction that makes it (the console binds the audit log to the request's operator), so
- * that the change and its record commit together or not at all.
- */
-export type AuditHook = (executor: Executor, change: OperatorChange) => Promise<void>;
 
 const failuresKey = (email: string) => `operator-login-failures:${email}`;
 const enrolmentKey = (operatorId: number) => `operator-totp-enrolment:${operatorId}`;

@@ -1,0 +1,2 @@
+// The console's catalog calls.
+export {};

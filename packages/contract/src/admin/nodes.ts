@@ -1,0 +1,2 @@
+// The console's nodes calls.
+export {};

@@ -1,0 +1,2 @@
+// The console's orders calls.
+export {};

@@ -1,0 +1,2 @@
+// The console's overview calls.
+export {};

@@ -1,0 +1,2 @@
+// The console's passkeys calls.
+export {};

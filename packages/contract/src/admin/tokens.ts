@@ -1,0 +1,2 @@
+// The console's tokens calls.
+export {};
