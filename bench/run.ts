@@ -16,6 +16,10 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import {
+  adminGetCustomer,
+  adminGetCustomers,
+  adminGetOrder,
+  adminGetOrders,
   getCaptcha,
   getCurrencies,
   getNodes,
@@ -32,7 +36,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../apps/server/src/db/schema.js';
-import { type Seeded, type SeededNode, seed } from './seed.js';
+import { type Seeded, type SeededNode, seed, seedConsoleToken } from './seed.js';
 
 // --- the load the targets are set at ------------------------------------------------------------------------------
 
@@ -50,7 +54,9 @@ const BURST_WINDOW_S = 300;
 const PUSH_USERS = 200;
 /** The push compared with one SQL statement doing the same updates. */
 const BIG_PUSH_USERS = 10_000;
-const TARGETS = { mixedP99Ms: 50, burstP99Ms: 500, coldPullMs: 1000, pushTimesStatement: 2 };
+const TARGETS = { mixedP99Ms: 50, burstP99Ms: 500, coldPullMs: 1000, pushTimesStatement: 2, consoleP99Ms: 200 };
+/** Each console call this many times, one after another, as an operator's browser sends them. */
+const CONSOLE_ROUNDS = 100;
 
 const WARMUP_S = 5;
 /** Each side's time under saturation in the ratios to the bare server (information only), in two turns. */
@@ -662,6 +668,7 @@ type Results = {
   ratios: Ratio[];
   minutes: string[];
   loadBefore: string;
+  console: Tallies;
 };
 
 /** A soak's line for one minute of the mixed load, also logged as it comes. */
@@ -734,6 +741,7 @@ async function run(place: Place, options: { customers: number; nodes: number; se
   try {
     started = performance.now();
     const seeded = await seed(db, options);
+    const consoleToken = await seedConsoleToken(db);
     log(
       `seeded ${customers} customers, ${seeded.sessions.length} sessions, ${options.nodes} nodes in ${since(started)}`,
     );
@@ -786,6 +794,10 @@ async function run(place: Place, options: { customers: number; nodes: number; se
     ];
     const ratioRows = await ratios(app, bare, ratioCalls);
 
+    // 6. The console's searches and lists, on the quiet app.
+    log(`console: search and lists, ${CONSOLE_ROUNDS} calls each`);
+    const consoleTallies = await consoleLists(app, consoleToken, seeded);
+
     const failed = [...mixed.values(), ...burst.values()].some((tally) => tally.errors > 0);
     if (failed || coldPull.error || push.error) log(`the app's last lines:\n${app.output.join('\n')}`);
     return {
@@ -803,12 +815,65 @@ async function run(place: Place, options: { customers: number; nodes: number; se
       ratios: ratioRows,
       minutes,
       loadBefore,
+      console: consoleTallies,
     } satisfies Results;
   } finally {
     if (app) await stopServer(app);
     if (bare) await stopServer(bare);
     await db.destroy();
   }
+}
+
+// --- the console's search and lists -------------------------------------------------------------------------------
+
+/**
+ * The operator console's searches and lists over every customer and order, each call `CONSOLE_ROUNDS` times one
+ * after another (operators are few; what matters is how long each waits), with an owner's API token.
+ */
+async function consoleLists(app: Server, token: string, seeded: Seeded): Promise<Tallies> {
+  const get = (path: string) =>
+    send(app.port, {
+      method: 'GET',
+      path: `/admin${path}`,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'accept-encoding': BROWSER_ENCODINGS,
+      },
+    });
+  const ids = seeded.customerIds;
+  const customerAt = (i: number) => ids[(i * 7919) % ids.length]!;
+  const indexAt = (i: number) => (i * 7919) % ids.length;
+  const firstOrders = JSON.parse(textOf(await get(adminGetOrders.path))) as { data: { next: string | null } };
+  const calls: Array<[string, (i: number) => string]> = [
+    ['customers, newest first', () => adminGetCustomers.path],
+    ['customers, search by email', (i) => `${adminGetCustomers.path}?search=bench${indexAt(i)}%40example`],
+    ['customers, search by part of a name', (i) => `${adminGetCustomers.path}?search=nch${indexAt(i)}`],
+    ['customers, search by id', (i) => `${adminGetCustomers.path}?search=${customerAt(i)}`],
+    ['customers, a search nobody matches', (i) => `${adminGetCustomers.path}?search=nobody${i}`],
+    ['a customer’s page', (i) => adminGetCustomer.path.replace(':id', String(customerAt(i)))],
+    ['orders, newest first', () => adminGetOrders.path],
+    ['orders, next page', () => `${adminGetOrders.path}?cursor=${firstOrders.data.next ?? ''}`],
+    ['orders by status', () => `${adminGetOrders.path}?status=timeout`],
+    ['orders by currency and gateway', () => `${adminGetOrders.path}?currency=USD&gateway=sandbox`],
+    ['orders in a date range', () => `${adminGetOrders.path}?from=${Date.now() - 30 * 86_400_000}&to=${Date.now()}`],
+    ['orders of a customer', (i) => `${adminGetOrders.path}?userId=${customerAt(i)}`],
+    ['an order’s page', (i) => adminGetOrder.path.replace(':no', seeded.sessions[i % seeded.sessions.length]!.orderNo)],
+  ];
+  const tallies: Tallies = new Map();
+  for (const [name, path] of calls) {
+    const tally = tallyOf(tallies, name);
+    for (let i = 0; i < CONSOLE_ROUNDS; i++) {
+      const started = performance.now();
+      const answer = await get(path(i));
+      tally.times.push(performance.now() - started);
+      const text = textOf(answer);
+      if (answer.status !== 200 || !text.startsWith('{"code":0')) {
+        tally.errors++;
+        tally.firstError ??= `HTTP ${answer.status}: ${text.slice(0, 160)}`;
+      }
+    }
+  }
+  return tallies;
 }
 
 // --- the report ----------------------------------------------------------------------------------------------------
@@ -853,6 +918,10 @@ function report(r: Results): string {
   const burstSeconds = Math.min(r.seconds, BURST_WINDOW_S);
   const mixedRate = 3 * r.rates.nodeCall + r.rates.feed + r.rates.customerCall;
   const pushTimes = r.push.pushMs / r.push.statementMs;
+  const consoleWorst = [...r.console]
+    .map(([name, tally]) => ({ name, ...summarize(tally) }))
+    .sort((a, b) => b.p99 - a.p99)[0];
+  const consoleErrors = summarize(overall(r.console)).errors;
   const cpu = os.cpus()[0]?.model ?? '?';
   const lines = [
     `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${r.database}`,
@@ -879,6 +948,9 @@ function report(r: Results): string {
     `| resident memory of the app after the loads | ${mib(r.memory.rss)}${
       r.memory.peak ? ` (peak ${mib(r.memory.peak)})` : ''
     } | printed | |`,
+    `| the console's searches and lists, the slowest (${consoleWorst?.name ?? '—'}) | p99 ${ms(consoleWorst?.p99 ?? Number.NaN)} ms, ` +
+      `${consoleErrors} errors | p99 ≤ ${TARGETS.consoleP99Ms} ms, no error | ` +
+      `${verdict((consoleWorst?.p99 ?? Number.POSITIVE_INFINITY) <= TARGETS.consoleP99Ms && consoleErrors === 0)} |`,
     `| start-up, spawn to answering | ${fixed(r.start.seededMs / 1000, 2)} s (${fixed(r.start.emptyMs / 1000, 2)} s ` +
       'on the empty database, migrating) | printed | |',
     '',
@@ -890,6 +962,16 @@ function report(r: Results): string {
     'Burst by call:',
     '',
     ...callTable(r.burst, burstSeconds),
+    '',
+    `The console's searches and lists over ${r.customers.toLocaleString('en')} customers and their orders ` +
+      `(${CONSOLE_ROUNDS} calls each, one at a time):`,
+    '',
+    '| call | p50 ms | p99 ms | max ms | errors |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...[...r.console].map(([name, tally]) => {
+      const { p50, p99, max, errors, firstError } = summarize(tally);
+      return `| ${name} | ${ms(p50)} | ${ms(p99)} | ${ms(max)} | ${errors}${firstError ? ` (${firstError})` : ''} |`;
+    }),
   ];
   if (r.minutes.length > 0) {
     lines.push('', 'Mixed load by minute:', '', '| minute | requests | p50 ms | p99 ms | errors | resident memory |');

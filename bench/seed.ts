@@ -206,3 +206,33 @@ export async function seed(
 function orderNo(userId: number, paid: boolean): string {
   return `202601${paid ? '02' : '01'}000000${String(userId).padStart(10, '0')}`;
 }
+
+/**
+ * An owner's API token, as an owner makes one in the console: the console's lists are measured with it (a script's
+ * calls are answered as the console's are).
+ */
+export async function seedConsoleToken(db: Kysely<Database>): Promise<string> {
+  const now = Date.now();
+  const operator = await db
+    .insertInto('operators')
+    .values({
+      email: 'bench-owner@example.com',
+      password_hash: await hash(randomBytes(12).toString('base64url')),
+      role: 'owner',
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const token = newToken();
+  await db
+    .insertInto('api_tokens')
+    .values({
+      name: 'bench',
+      token_hash: hashToken(token),
+      role: 'owner',
+      created_by: Number(operator.id),
+      created_at: now,
+    })
+    .execute();
+  return token;
+}

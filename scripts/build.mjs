@@ -1,4 +1,4 @@
-// `npm run build`: the contract, the server and the web app, whatever their state.
+// `npm run build`: the contract, the server, the web app and the operator console, whatever their state.
 import { build } from './lib.mjs';
 
 build({ force: true });

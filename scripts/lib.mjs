@@ -31,23 +31,27 @@ function newestMtime(target) {
 }
 
 const WEB_DIST = path.join(ROOT, 'apps/web/dist');
+const CONSOLE_DIST = path.join(ROOT, 'apps/web/console/dist');
 /** Written into the built web app once its build has succeeded: how it was built. Not served (a dot folder). */
 const WEB_BUILD_STAMP = '.vite/mutenet-build.json';
+
+const WEB_SOURCES = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'packages/contract/src',
+];
+// The console's bundle shares the web app's sources (its config reads the web app's).
+const CONSOLE_SOURCES = [...WEB_SOURCES, 'apps/web/console.html', 'apps/web/vite.console.config.ts'];
 
 /**
  * True when the built web app is missing, older than any of its sources, or not known to be a production build (one
  * made by `vite build` alone may hold React's development bundle, when NODE_ENV said development).
  */
-export function webBuildIsStale(dist = WEB_DIST) {
+export function webBuildIsStale(dist = WEB_DIST, sources = WEB_SOURCES) {
   const stamp = path.join(dist, WEB_BUILD_STAMP);
   if (!fs.existsSync(stamp) || JSON.parse(fs.readFileSync(stamp, 'utf8')).mode !== 'production') return true;
-  const sources = [
-    'apps/web/src',
-    'apps/web/public',
-    'apps/web/index.html',
-    'apps/web/vite.config.ts',
-    'packages/contract/src',
-  ];
   return Math.max(...sources.map((source) => newestMtime(path.join(ROOT, source)))) > fs.statSync(stamp).mtimeMs;
 }
 
@@ -55,12 +59,17 @@ export function webBuildIsStale(dist = WEB_DIST) {
  * Builds the web app for production whatever NODE_ENV says: under NODE_ENV=development Vite bundles React's
  * development build, larger and slower, which also runs each effect twice (the checkout sent its order call twice).
  */
-export function buildWeb(dist = WEB_DIST, options = {}) {
-  const args = ['run', 'build', '-w', '@mutenet/web', '--', '--mode', 'production', '--outDir', dist];
-  run('build web', 'npm', args, { NODE_ENV: 'production' }, options);
+export function buildWeb(dist = WEB_DIST, options = {}, { script = 'build', label = 'build web' } = {}) {
+  const args = ['run', script, '-w', '@mutenet/web', '--', '--mode', 'production', '--outDir', dist];
+  run(label, 'npm', args, { NODE_ENV: 'production' }, options);
   const stamp = path.join(dist, WEB_BUILD_STAMP);
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, `${JSON.stringify({ mode: 'production' })}\n`);
+}
+
+/** The operator console's bundle (`vite.console.config.ts`), a production build as the web app's. */
+export function buildConsole(dist = CONSOLE_DIST, options = {}) {
+  buildWeb(dist, options, { script: 'build:console', label: 'build console' });
 }
 
 /** Newest modification time of the files `tsc -b` compiles under a folder (not the tests, which it leaves out). */
@@ -93,8 +102,9 @@ export function buildServer(options = {}) {
   run('build contract and server', 'npx', ['tsc', '-b', 'packages/contract', 'apps/server'], {}, options);
 }
 
-/** Builds the contract and the server, and the web app when stale. */
+/** Builds the contract and the server, and the web app and the console when stale. */
 export function build({ force = false } = {}) {
   buildServer();
   if (force || webBuildIsStale()) buildWeb();
+  if (force || webBuildIsStale(CONSOLE_DIST, CONSOLE_SOURCES)) buildConsole();
 }

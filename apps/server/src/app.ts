@@ -118,15 +118,17 @@ export async function buildApp({ config, now = Date.now, searchPath, redisKeyPre
     customersConsoleRoutes,
     catalogConsoleRoutes,
     ordersConsoleRoutes,
-    nodesConsoleRoutes,
     noticeConsoleRoutes,
     auditRoutes,
   ]) {
     await app.register(routes, { prefix: config.adminPath });
   }
+  await app.register(nodesConsoleRoutes, { prefix: config.adminPath, publicUrl: config.publicUrl });
 
   await app.register(webPlugin, {
     distDir: config.webDistDir,
+    consoleDistDir: config.consoleDistDir,
+    adminPath: config.adminPath,
     runtimeConfig: {
       version: config.appVersion,
       websiteUrl: config.websiteUrl,

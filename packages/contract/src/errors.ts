@@ -49,6 +49,22 @@ export const ERRORS = {
   TOTP_CODE_INVALID: { code: 6002, status: 200 },
   TOTP_ALREADY_ENROLLED: { code: 6003, status: 200 },
   LAST_OWNER: { code: 6004, status: 200 },
+  /** A node setting its protocol, transport or TLS does not take, or one it lacks; `data` names the field. */
+  NODE_SETTING_INVALID: { code: 6101, status: 200 },
+  ORDER_NOT_UNPAID: { code: 2009, status: 200 },
+  ORDER_NOT_PAID: { code: 2010, status: 200 },
+  REFUND_FAILED: { code: 2011, status: 200 },
+  /** The operator named a currency that does not exist; `data.currency` names it. */
+  CURRENCY_NOT_FOUND: { code: 2101, status: 200 },
+  CURRENCY_EXISTS: { code: 2102, status: 200 },
+  /** `data.currency` names the price whose old amount is below its real one. */
+  PRICE_OLD_BELOW_REAL: { code: 2103, status: 200 },
+  PRICE_CURRENCY_TWICE: { code: 2104, status: 200 },
+  /** An operator's add-days or add-traffic for a customer with no running package. */
+  CUSTOMER_NO_RUNNING_PACKAGE: { code: 6201, status: 200 },
+  PASSKEY_INVALID: { code: 6005, status: 200 },
+  PASSKEY_NAME_INVALID: { code: 6006, status: 200 },
+  LAST_SECOND_FACTOR: { code: 6007, status: 200 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -213,9 +213,9 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     'zh-Hans': '该支付方式暂时无响应，请稍后重试或选择其他支付方式',
   },
   SECOND_FACTOR_REQUIRED: {
-    en: 'Enter the code from your authenticator app',
-    'pt-BR': 'Digite o código do seu aplicativo autenticador',
-    'zh-Hans': '请输入身份验证器应用中的验证码',
+    en: 'Confirm with your authenticator app or passkey',
+    'pt-BR': 'Confirme com seu aplicativo autenticador ou sua chave de acesso',
+    'zh-Hans': '请使用身份验证器应用或通行密钥确认',
   },
   TOTP_CODE_INVALID: {
     en: 'The code is wrong or has expired',
@@ -231,6 +231,66 @@ export const MESSAGES: Record<MessageKey, Record<RequestLanguage, string>> = {
     en: 'The last active owner cannot be demoted or disabled',
     'pt-BR': 'O último proprietário ativo não pode ser rebaixado nem desativado',
     'zh-Hans': '不能降级或停用最后一位有效的所有者',
+  },
+  NODE_SETTING_INVALID: {
+    en: 'A setting does not fit the node’s protocol, transport or TLS',
+    'pt-BR': 'Uma configuração não combina com o protocolo, o transporte ou o TLS do nó',
+    'zh-Hans': '某项设置与节点的协议、传输方式或 TLS 不符',
+  },
+  ORDER_NOT_UNPAID: {
+    en: 'Only an unpaid order can be marked paid',
+    'pt-BR': 'Só é possível marcar como pago um pedido não pago',
+    'zh-Hans': '只能将未支付的订单标记为已支付',
+  },
+  ORDER_NOT_PAID: {
+    en: 'Only a paid order can be refunded or charged back',
+    'pt-BR': 'Só é possível reembolsar ou estornar um pedido pago',
+    'zh-Hans': '只能对已支付的订单退款或拒付',
+  },
+  REFUND_FAILED: {
+    en: 'The payment gateway did not take the refund: nothing changed',
+    'pt-BR': 'O gateway de pagamento não aceitou o reembolso: nada foi alterado',
+    'zh-Hans': '支付网关未接受退款，订单未作更改',
+  },
+  CURRENCY_NOT_FOUND: {
+    en: 'This currency does not exist: add it first',
+    'pt-BR': 'Esta moeda não existe: adicione-a primeiro',
+    'zh-Hans': '该币种不存在，请先添加',
+  },
+  CURRENCY_EXISTS: {
+    en: 'This currency exists already',
+    'pt-BR': 'Esta moeda já existe',
+    'zh-Hans': '该币种已存在',
+  },
+  PRICE_OLD_BELOW_REAL: {
+    en: 'The old price must not be below the real one',
+    'pt-BR': 'O preço antigo não pode ser menor que o real',
+    'zh-Hans': '原价不能低于实际价格',
+  },
+  PRICE_CURRENCY_TWICE: {
+    en: 'A currency is given twice in the prices',
+    'pt-BR': 'Uma moeda aparece duas vezes nos preços',
+    'zh-Hans': '价格中有重复的币种',
+  },
+  CUSTOMER_NO_RUNNING_PACKAGE: {
+    en: 'This customer has no running package',
+    'pt-BR': 'Este cliente não tem pacote em execução',
+    'zh-Hans': '该客户没有生效中的套餐',
+  },
+  PASSKEY_INVALID: {
+    en: 'The passkey could not be verified. Try again',
+    'pt-BR': 'Não foi possível verificar a chave de acesso. Tente de novo',
+    'zh-Hans': '无法验证通行密钥，请重试',
+  },
+  PASSKEY_NAME_INVALID: {
+    en: 'The passkey name may be at most 64 characters',
+    'pt-BR': 'O nome da chave de acesso pode ter no máximo 64 caracteres',
+    'zh-Hans': '通行密钥名称最多 64 个字符',
+  },
+  LAST_SECOND_FACTOR: {
+    en: 'An owner’s last second factor cannot be removed',
+    'pt-BR': 'O último segundo fator de um proprietário não pode ser removido',
+    'zh-Hans': '不能移除所有者的最后一个第二验证因素',
   },
 };
 

@@ -4,6 +4,7 @@ import { type Dialect, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createUsersService, type UsersService } from '../modules/auth/users.service.js';
 import { type CatalogService, createCatalogService } from '../modules/catalog/catalog.service.js';
+import { type CustomersService, createCustomersService } from '../modules/customers/customers.service.js';
 import { createNodesService, type NodesService } from '../modules/nodes/nodes.service.js';
 import { createNoticeService, type NoticeService } from '../modules/notice/notice.service.js';
 import { createOperatorsService, type OperatorsService } from '../modules/operators/operators.service.js';
@@ -21,6 +22,8 @@ const REDIS_WAIT_MS = 5000;
 /** The module services the admin commands work through; they never reach a repository or SQL themselves. */
 export type AdminServices = {
   catalog: CatalogService;
+  /** Customers' search and the actions on them: the same service as the console's routes. */
+  customers: CustomersService;
   nodes: NodesService;
   notice: NoticeService;
   /** The console's operators: the same service as the console's routes. */
@@ -72,6 +75,7 @@ export async function openAdminContext(config: Config, now: () => number = Date.
   return {
     services: {
       catalog,
+      customers: createCustomersService(db, { subscriptions, orders }),
       nodes: createNodesService(db, store, now),
       notice: createNoticeService(db, now),
       operators: createOperatorsService(db, store, now),

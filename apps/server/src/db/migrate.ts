@@ -10,6 +10,10 @@ import * as dropChangeNotices from './migrations/0008-drop-change-notices.js';
 import * as trafficPushes from './migrations/0009-traffic-pushes.js';
 import * as paymentAttempts from './migrations/0010-payment-attempts.js';
 import * as operators from './migrations/0011-operators.js';
+import * as customerSearch from './migrations/0012-customer-search.js';
+import * as orderFilters from './migrations/0013-order-filters.js';
+import * as passkeys from './migrations/0014-passkeys.js';
+import * as overview from './migrations/0015-overview.js';
 
 // Listed here rather than read from a folder, so that the built server needs no file-system scan.
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +28,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-traffic-pushes': trafficPushes,
   '0010-payment-attempts': paymentAttempts,
   '0011-operators': operators,
+  '0012-customer-search': customerSearch,
+  '0013-order-filters': orderFilters,
+  '0014-passkeys': passkeys,
+  '0015-overview': overview,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

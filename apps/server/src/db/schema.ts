@@ -145,6 +145,21 @@ export interface OperatorSessionsTable {
   expires_at: number;
 }
 
+export interface OperatorPasskeysTable {
+  id: Generated<number>;
+  operator_id: number;
+  /** base64url */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: Generated<number>;
+  /** Comma-separated. */
+  transports: Generated<string>;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 export interface ApiTokensTable {
   id: Generated<number>;
   name: string;
@@ -230,6 +245,14 @@ export interface TrafficPushesTable {
   pushed_at: number;
 }
 
+/** The bytes a node carried on one UTC day (`day`: its 00:00 UTC), before the node's rate. */
+export interface NodeTrafficDaysTable {
+  day: number;
+  node_id: number;
+  upload: number;
+  download: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -242,11 +265,13 @@ export interface Database {
   payment_attempts: PaymentAttemptsTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
+  operator_passkeys: OperatorPasskeysTable;
   api_tokens: ApiTokensTable;
   audit_log: AuditLogTable;
   user_packages: UserPackagesTable;
   settings: SettingsTable;
   nodes: NodesTable;
   traffic_pushes: TrafficPushesTable;
+  node_traffic_days: NodeTrafficDaysTable;
   catalog_version: CatalogVersionTable;
 }

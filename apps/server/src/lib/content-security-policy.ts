@@ -43,6 +43,17 @@ export const PANEL_POLICY: ContentSecurityPolicy = {
 };
 
 /**
+ * The operator console (ADMIN_PATH): the panel's policy, except that its page carries the server's
+ * `<base href="ADMIN_PATH/">` (its URLs are relative, as its path is runtime configuration), which may only point at
+ * this server; its QR codes are SVG elements, its calls go only to this server.
+ */
+export const CONSOLE_POLICY: ContentSecurityPolicy = {
+  ...PANEL_POLICY,
+  'base-uri': ["'self'"],
+  'img-src': ["'self'"],
+};
+
+/**
  * The hosted checkout (/shopDetails/…): no Mantine, so no inline style at all. It has no form: a gateway's own page
  * is reached by navigating to the `redirect` it returns, which `form-action` does not govern; a gateway that needs
  * a form posted to it would add its origin here.

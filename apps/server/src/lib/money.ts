@@ -11,3 +11,10 @@ export function parseMajor(text: string, decimals: number): number | null {
   if (fraction.length > decimals) return null;
   return Number(match[1]) * 10 ** decimals + Number(fraction.padEnd(decimals, '0') || 0);
 }
+
+/** 1290 minor units of 2 decimals → "12.90", exactly (no floating point on the way). */
+export function formatMinor(minor: number, decimals: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const digits = String(Math.abs(minor)).padStart(decimals + 1, '0');
+  return decimals === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_SESSION_COOKIE, type AdminPermission, MESSAGES, type OPERATOR_ROLES, roleMay } from '@mutenet/contract';
+import {
+  ADMIN_PENDING_SIGN_IN_COOKIE,
+  ADMIN_SESSION_COOKIE,
+  type AdminPermission,
+  MESSAGES,
+  type OPERATOR_ROLES,
+  roleMay,
+} from '@mutenet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, PASSWORD, signUp } from '../test/accounts.js';
 import { type SeededCatalog, seedCatalog } from '../test/catalog.js';
@@ -48,6 +55,11 @@ type Access =
   | SessionAccess
   | OperatorAccess
   | { kind: 'open'; why: string }
+  /**
+   * The passkey half of an operator's sign-in: taken only with the pending sign-in cookie that a right password
+   * gave (same-origin, limited per address and per account as the sign-in is).
+   */
+  | { kind: 'pending' }
   | { kind: 'node'; report?: (userId: number) => unknown };
 
 const session = (call: (victim: Victim) => Call, extra: { cookie?: true; withTokenOnly?: true } = {}): Access => ({
@@ -66,6 +78,8 @@ const consoleRoutes = (): Record<RouteKey, Access> =>
     ),
   );
 const ADMIN = '/admin/api';
+const CONSOLE_APP = open("the console's own files: its screens ask for an operator's session");
+const NO_SUCH_CALL = open('a console call that does not exist: 404, whoever asks');
 const WEB_APP = open("the web app's own files: the browser code decides which screens need a token");
 
 const ACCESS: Record<RouteKey, Access> = {
@@ -118,7 +132,17 @@ const ACCESS: Record<RouteKey, Access> = {
     (victim) => ({ path: `/payment/sandbox/${victim.orderNo}/approve` }),
     { cookie: true },
   ),
+  'GET /admin': CONSOLE_APP,
+  'GET /admin/': CONSOLE_APP,
+  'GET /admin/*': CONSOLE_APP,
+  'GET /admin/assets/*': CONSOLE_APP,
+  [`GET ${ADMIN}/*`]: NO_SUCH_CALL,
+  [`POST ${ADMIN}/*`]: NO_SUCH_CALL,
+  [`PUT ${ADMIN}/*`]: NO_SUCH_CALL,
+  [`DELETE ${ADMIN}/*`]: NO_SUCH_CALL,
   [`POST ${ADMIN}/session`]: open('operators sign in: limited per address and per account, and same-origin only'),
+  [`POST ${ADMIN}/session/passkey/options`]: { kind: 'pending' },
+  [`POST ${ADMIN}/session/passkey`]: { kind: 'pending' },
   ...consoleRoutes(),
   [`GET ${NODE_API}/config`]: { kind: 'node' },
   [`GET ${NODE_API}/user`]: { kind: 'node' },
@@ -141,6 +165,13 @@ const pathOf = (route: RouteKey) =>
 const UNAUTHORIZED = { code: 401, msg: MESSAGES.UNAUTHORIZED.en, data: null };
 const FORBIDDEN = { code: 403, msg: MESSAGES.FORBIDDEN.en, data: null };
 
+/** A passkey's answer of the right shape that no authenticator made. */
+const forgedAssertion = () => {
+  const id = forgedToken();
+  const response = { clientDataJSON: forgedToken(), authenticatorData: forgedToken(), signature: forgedToken() };
+  return { id, rawId: id, type: 'public-key', response, clientExtensionResults: {} };
+};
+
 /** A token shaped like the real ones (256 random bits, URL-safe) that the server never issued. */
 const forgedToken = () => randomBytes(32).toString('base64url');
 
@@ -154,7 +185,7 @@ describe.each(DATABASES)('sessions on %s', (database) => {
   beforeAll(async () => {
     const dist = await writeWebDist();
     removeDist = dist.remove;
-    app = await startTestApp({ database, env: { WEB_DIST_DIR: dist.dir } });
+    app = await startTestApp({ database, env: dist.env });
     seeded = await seedCatalog(app);
   });
   afterAll(async () => {
@@ -584,6 +615,31 @@ describe.each(DATABASES)("the operator console's routes on %s", (database) => {
     expect(await snapshotDatabase(app)).toEqual(before);
     // The same session from the console's own origin still works.
     expect((await owner.client.get('/api/operators')).body.code).toBe(0);
+  });
+
+  it('refuses the passkey half of a sign-in without the pending cookie a right password gives: 401', async () => {
+    const origin = new URL(app.config.publicUrl).origin;
+    const before = await snapshotDatabase(app);
+    for (const [route] of entries('pending')) {
+      const ways: Record<string, string>[] = [
+        { origin },
+        { origin, cookie: `${ADMIN_PENDING_SIGN_IN_COOKIE}=${forgedToken()}` },
+        { origin, cookie: `${ADMIN_SESSION_COOKIE}=${forgedToken()}` },
+        { origin, authorization: customerToken },
+      ];
+      for (const headers of ways) {
+        const answer = await httpClient(app.url, { language: 'en' }).call(
+          methodOf(route),
+          route.slice(route.indexOf(' ') + 1),
+          {
+            headers,
+            json: route.endsWith('/options') ? {} : forgedAssertion(),
+          },
+        );
+        expect(answer.status, `${route} ${JSON.stringify(headers)}: ${answer.text}`).toBe(401);
+      }
+    }
+    expect(await snapshotDatabase(app)).toEqual(before);
   });
 
   it('refuses a signed-out and an idle operator session on every console call: 401', async () => {

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@mutenet/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consolePage } from '../plugins/app/web.js';
 import { login, signUp } from '../test/accounts.js';
 import { seedCatalog } from '../test/catalog.js';
 import { type DatabaseSnapshot, snapshotDatabase } from '../test/db-snapshot.js';
@@ -9,7 +10,7 @@ import { rawRequest } from '../test/raw-request.js';
 import { type RouteKey, registeredRoutes } from '../test/routes.js';
 import { addNodes } from '../test/subscription.js';
 import { DATABASES, startTestApp, type TestApp, type TestDatabase } from '../test/test-app.js';
-import { CHECKOUT_HTML, INDEX_HTML, writeWebDist } from '../test/web-dist.js';
+import { CHECKOUT_HTML, CONSOLE_HTML, INDEX_HTML, writeWebDist } from '../test/web-dist.js';
 
 /** Requests per route and run: enough to meet each kind of input a few times, within the suite's time. */
 const RUNS: Record<TestDatabase, number> = { sqlite: 15, postgres: 4 };
@@ -332,6 +333,10 @@ const PANEL_PAGE: Success = {
   why: "the panel's page, whatever the path below it: the browser's router reads the path",
   accepts: (answer) => answer.status === 200 && answer.text === INDEX_HTML,
 };
+const CONSOLE_PAGE: Success = {
+  why: "the console's page, whatever the path below it, told where it lives: the browser's router reads the path",
+  accepts: (answer) => answer.status === 200 && answer.text === consolePage(CONSOLE_HTML, '/admin'),
+};
 const CHECKOUT_PAGE: Success = {
   why: 'the hosted checkout page: its script reads the order number from the path and asks the API',
   accepts: (answer) => answer.status === 200 && answer.text === CHECKOUT_HTML,
@@ -401,6 +406,10 @@ const withoutLinkOf = (snapshot: DatabaseSnapshot, userId: number) => ({
  * Every route the app serves, with what it reads and the answers that may succeed; every other answer must be a
  * refusal. A route that the app registers and this table does not name fails the suite, so that none escapes.
  */
+/** A console field in the three languages, and a package's price in one currency. */
+const LOCALIZED = fc.record({ en: text, 'pt-BR': text, 'zh-Hans': text });
+const PRICE = fc.record({ currency: text, price: fc.integer(), real: fc.integer() });
+
 const ROUTES: Record<RouteKey, RouteSpec> = {
   'GET /': { succeeds: REDIRECT },
   'GET /person': { succeeds: REDIRECT },
@@ -562,6 +571,166 @@ const ROUTES: Record<RouteKey, RouteSpec> = {
   'GET /admin/api/audit': {
     inputs: () => ({ query: { operatorId: text, action: text, targetType: text, cursor: text, limit: text } }),
   },
+  // The console's page, whatever the path under ADMIN_PATH, its hashed files (a missing one is a 404), and the console
+  // calls that do not exist (404).
+  'GET /admin': {
+    succeeds: {
+      why: 'a fixed redirect to the console',
+      accepts: (answer) => answer.status === 302 && answer.headers.get('location') === '/admin/',
+    },
+  },
+  'GET /admin/': { succeeds: CONSOLE_PAGE },
+  'GET /admin/*': { succeeds: CONSOLE_PAGE },
+  'GET /admin/assets/*': {},
+  'GET /admin/api/*': {},
+  'POST /admin/api/*': {},
+  'PUT /admin/api/*': {},
+  'DELETE /admin/api/*': {},
+  'POST /admin/api/session/passkey/options': {},
+  'POST /admin/api/session/passkey': {
+    inputs: () => ({
+      json: fc.record(
+        {
+          id: text,
+          rawId: text,
+          type: text,
+          response: fc.record({ clientDataJSON: text, authenticatorData: text, signature: text }),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+  },
+  'GET /admin/api/session/passkeys': {},
+  'POST /admin/api/session/passkeys/options': {},
+  'POST /admin/api/session/passkeys': {
+    inputs: () => ({
+      json: fc.record({ name: text, response: fc.record({ id: text, rawId: text, type: text }) }, { requiredKeys: [] }),
+    }),
+  },
+  'DELETE /admin/api/session/passkeys/:id': { inputs: () => ({ params: { id: text } }) },
+  'GET /admin/api/tokens': {},
+  'POST /admin/api/tokens': { inputs: () => ({ fields: { name: fieldText, role: fieldText } }) },
+  'DELETE /admin/api/tokens/:id': { inputs: () => ({ params: { id: text } }) },
+  'GET /admin/api/overview': {},
+  'GET /admin/api/customers': { inputs: () => ({ query: { search: text, banned: text, cursor: text, limit: text } }) },
+  'GET /admin/api/customers/:id': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/customers/:id/ban': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/customers/:id/unban': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/customers/:id/reset-subscription': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/customers/:id/add-days': { inputs: () => ({ params: { id: text }, fields: { days: fieldText } }) },
+  'POST /admin/api/customers/:id/add-traffic': { inputs: () => ({ params: { id: text }, fields: { gb: fieldText } }) },
+  'DELETE /admin/api/customers/:id/sessions/:sessionId': { inputs: () => ({ params: { id: text, sessionId: text } }) },
+  'GET /admin/api/catalog/plans': {},
+  'GET /admin/api/catalog/currencies': {},
+  'POST /admin/api/catalog/plans': {
+    inputs: () => ({
+      fields: { group: fieldText, sort: fieldText },
+      json: fc.record({ group: text, names: LOCALIZED, contents: LOCALIZED, sort: fc.integer() }, { requiredKeys: [] }),
+    }),
+  },
+  'PUT /admin/api/catalog/plans/:id': {
+    inputs: () => ({
+      params: { id: text },
+      json: fc.record({ group: text, names: LOCALIZED, contents: LOCALIZED, sort: fc.integer() }, { requiredKeys: [] }),
+    }),
+  },
+  'PUT /admin/api/catalog/plans/:id/visible': {
+    inputs: () => ({
+      params: { id: text },
+      fields: { visible: fieldText },
+      json: fc.record({ visible: fc.oneof(fc.boolean(), text) }),
+    }),
+  },
+  'PUT /admin/api/catalog/plan-order': {
+    inputs: () => ({
+      json: fc.record({ group: text, planIds: fc.array(fc.oneof(fc.integer(), text)) }, { requiredKeys: [] }),
+    }),
+  },
+  'POST /admin/api/catalog/plans/:id/packages': {
+    inputs: () => ({
+      params: { id: text },
+      json: fc.record(
+        { label: text, days: fc.integer(), trafficBytes: fc.integer(), sort: fc.integer(), prices: fc.array(PRICE) },
+        { requiredKeys: [] },
+      ),
+    }),
+  },
+  'PUT /admin/api/catalog/packages/:id': {
+    inputs: () => ({
+      params: { id: text },
+      json: fc.record({ label: text, days: fc.integer(), prices: fc.array(PRICE) }, { requiredKeys: [] }),
+    }),
+  },
+  'DELETE /admin/api/catalog/packages/:id': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/catalog/currencies': {
+    inputs: () => ({
+      fields: { code: fieldText, name: fieldText, decimals: fieldText },
+      json: fc.record({ code: text, name: text, decimals: fc.integer(), sort: fc.integer() }, { requiredKeys: [] }),
+    }),
+  },
+  'GET /admin/api/orders': {
+    inputs: () => ({
+      query: {
+        status: text,
+        currency: text,
+        gateway: text,
+        from: text,
+        to: text,
+        userId: text,
+        email: text,
+        cursor: text,
+        limit: text,
+      },
+    }),
+  },
+  'GET /admin/api/orders/:no': { inputs: () => ({ params: { no: text } }) },
+  'POST /admin/api/orders/:no/mark-paid': {
+    inputs: () => ({
+      params: { no: text },
+      json: fc.record({ confirm: fc.oneof(fc.boolean(), text) }, { requiredKeys: [] }),
+    }),
+  },
+  'POST /admin/api/orders/:no/refund': {
+    inputs: () => ({
+      params: { no: text },
+      json: fc.record({ confirm: fc.oneof(fc.boolean(), text), alreadyRefunded: fc.boolean() }, { requiredKeys: [] }),
+    }),
+  },
+  'POST /admin/api/orders/:no/chargeback': {
+    inputs: () => ({
+      params: { no: text },
+      json: fc.record({ confirm: fc.oneof(fc.boolean(), text) }, { requiredKeys: [] }),
+    }),
+  },
+  'GET /admin/api/nodes': {},
+  'POST /admin/api/nodes': {
+    inputs: () => ({
+      fields: {
+        names: fieldText,
+        protocol: fieldText,
+        host: fieldText,
+        port: fieldText,
+        rate: fieldText,
+        labels: fieldText,
+        visible: fieldText,
+        sort: fieldText,
+        settings: fieldText,
+      },
+    }),
+  },
+  'PUT /admin/api/nodes/:id': {
+    inputs: () => ({
+      params: { id: text },
+      fields: { host: fieldText, port: fieldText, protocol: fieldText, settings: fieldText },
+    }),
+  },
+  'POST /admin/api/nodes/:id/token': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/nodes/:id/hide': { inputs: () => ({ params: { id: text } }) },
+  'POST /admin/api/nodes/:id/show': { inputs: () => ({ params: { id: text } }) },
+  'DELETE /admin/api/nodes/:id': { inputs: () => ({ params: { id: text } }) },
+  'GET /admin/api/notice': {},
+  'PUT /admin/api/notice': { inputs: () => ({ fields: { en: fieldText, 'pt-BR': fieldText, 'zh-Hans': fieldText } }) },
+  'DELETE /admin/api/notice': {},
   'GET /sub/:token': {
     inputs: ({ signedIn, subToken }) => ({
       params: { token: fc.oneof(text, nearMisses(subToken), ...(signedIn ? [fc.constant(subToken)] : [])) },
@@ -614,7 +783,7 @@ describe.each(DATABASES)('every route under random and hostile input on %s', (da
   beforeAll(async () => {
     const dist = await writeWebDist();
     removeDist = dist.remove;
-    app = await startTestApp({ database, env: { WEB_DIST_DIR: dist.dir } });
+    app = await startTestApp({ database, env: dist.env });
     const catalog = await seedCatalog(app);
     const [node] = await addNodes(app);
     const account = async (email: string) => {

@@ -1,4 +1,4 @@
-import type { OperatorRole } from '@mutenet/contract';
+import { ADMIN_PENDING_SIGN_IN_COOKIE, ADMIN_SESSION_COOKIE, type OperatorRole } from '@mutenet/contract';
 import { parseSetCookie } from 'cookie';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
@@ -6,21 +6,27 @@ import { httpClient } from './http-client.js';
 import type { TestApp } from './test-app.js';
 import { recordSecret } from './test-log.js';
 
-/** The console as a browser runs it: the session cookie it was given, and its own origin on every call. */
+/** The console as a browser runs it: the cookies it was given, and its own origin on every call. */
 export function consoleOf(app: TestApp, ip?: string) {
   const api = httpClient(app.url, ip ? { ip } : {});
   const ownOrigin = new URL(app.config.publicUrl).origin;
-  let cookie: string | undefined;
+  // The session's cookie (`mutenet_admin`) and a sign-in's waiting for its passkey (`mutenet_admin_pending`).
+  const cookies = new Map<string, string>();
   let lastSetCookie: string | null = null;
   async function call(method: string, path: string, json?: unknown, headers: Record<string, string> = {}) {
+    const sent = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const result = await api.call(method, `${app.config.adminPath}${path}`, {
       ...(json !== undefined ? { json } : {}),
-      headers: { origin: ownOrigin, ...(cookie ? { cookie: `mutenet_admin=${cookie}` } : {}), ...headers },
+      headers: { origin: ownOrigin, ...(sent ? { cookie: sent } : {}), ...headers },
     });
-    lastSetCookie = result.headers.get('set-cookie');
-    if (lastSetCookie) {
-      cookie = parseSetCookie(lastSetCookie).value || undefined;
-      recordSecret('session token', cookie);
+    lastSetCookie = null;
+    for (const header of result.headers.getSetCookie()) {
+      const { name, value } = parseSetCookie(header);
+      if (name === ADMIN_SESSION_COOKIE) lastSetCookie = header;
+      if (value) {
+        cookies.set(name, value);
+        recordSecret('session token', value);
+      } else cookies.delete(name);
     }
     return result;
   }
@@ -33,11 +39,21 @@ export function consoleOf(app: TestApp, ip?: string) {
     signIn: (email: string, password: string, code?: string) =>
       call('POST', '/api/session', { email, password, ...(code !== undefined ? { code } : {}) }),
     get cookie() {
-      return cookie;
+      return cookies.get(ADMIN_SESSION_COOKIE);
     },
     set cookie(value: string | undefined) {
-      cookie = value;
+      if (value === undefined) cookies.delete(ADMIN_SESSION_COOKIE);
+      else cookies.set(ADMIN_SESSION_COOKIE, value);
     },
+    /** The token of a sign-in waiting for its passkey, if the console holds one. */
+    get pendingSignIn() {
+      return cookies.get(ADMIN_PENDING_SIGN_IN_COOKIE);
+    },
+    set pendingSignIn(value: string | undefined) {
+      if (value === undefined) cookies.delete(ADMIN_PENDING_SIGN_IN_COOKIE);
+      else cookies.set(ADMIN_PENDING_SIGN_IN_COOKIE, value);
+    },
+    /** The session cookie's `Set-Cookie` of the last answer, if it had one. */
     get setCookie() {
       return lastSetCookie;
     },

@@ -33,3 +33,11 @@ export async function paymentState(app: TestApp, orderId: number) {
 export function majorAmount(order: { amount_minor: number; decimals: number }): string {
   return (order.amount_minor / 10 ** order.decimals).toFixed(order.decimals);
 }
+
+/** A new customer's order paid through the sandbox gateway, as the checkout's "approve" button pays it. */
+export async function newPaidOrder(app: TestApp, input: { email: string; pkgId: number; currency: string }) {
+  const placed = await newCustomerOrder(app, input);
+  const paid = await placed.api.post(`/payment/sandbox/${placed.no}/approve`, { token: placed.token });
+  expect(paid.body).toMatchObject({ code: 0, data: { status: 'success' } });
+  return placed;
+}

@@ -87,6 +87,7 @@ export async function startTestApp({
     CAPTCHA_TEST_CODE,
     TRUST_PROXY: 'true',
     WEB_DIST_DIR: path.join(dir, 'web'),
+    CONSOLE_DIST_DIR: path.join(dir, 'console'),
     ...(redis && REDIS_URL ? { REDIS_URL } : {}),
     ...env,
   });

@@ -2,32 +2,15 @@ import { type Endpoint, envelopeOf, SUCCESS_CODE } from '@mutenet/contract';
 import * as z from 'zod/mini';
 import { currentRequestLanguage, i18n, messageText } from '../i18n/i18n';
 import type { Resources } from '../i18n/resources/en';
+import { ApiError } from './api-error';
 import { type ToastOptions, toastError, toastMistake } from './notify';
 import { clearStorage, getToken } from './storage';
+
+export { ApiError, type ApiErrorKind } from './api-error';
 
 /** Spec section 7: 5 s for a call, 10 s for the helper calls (captcha, email code). */
 export const DEFAULT_TIMEOUT_MS = 5_000;
 export const HELPER_TIMEOUT_MS = 10_000;
-
-export type ApiErrorKind = 'network' | 'http' | 'business' | 'invalid';
-
-/** Why a call failed. The user has already been told (a toast) unless the caller asked for quiet. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly kind: ApiErrorKind,
-    message: string,
-    readonly details: { status?: number; code?: number; data?: unknown } = {},
-  ) {
-    super(message);
-  }
-  get status(): number | undefined {
-    return this.details.status;
-  }
-  get code(): number | undefined {
-    return this.details.code;
-  }
-}
 
 const AnyEnvelopeSchema = envelopeOf(z.unknown());
 

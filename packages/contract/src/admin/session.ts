@@ -10,20 +10,37 @@ import { ADMIN_PERMISSIONS, type AdminPermission, OperatorRoleSchema } from './r
  */
 export const ADMIN_SESSION_COOKIE = 'mutenet_admin';
 
+/**
+ * A sign-in whose password was right and that waits for its second factor (a passkey): HttpOnly, SameSite=Strict,
+ * minutes long. The server holds who it is; the cookie only names that state.
+ */
+export const ADMIN_PENDING_SIGN_IN_COOKIE = 'mutenet_admin_pending';
+
+/** The second factors an operator may have: an authenticator app's code, or a passkey. */
+export const SECOND_FACTORS = ['totp', 'passkey'] as const;
+export const SecondFactorSchema = z.enum(SECOND_FACTORS);
+export type SecondFactor = z.infer<typeof SecondFactorSchema>;
+
+/** The `data` of a SECOND_FACTOR_REQUIRED answer to the password: the factors this operator can give. */
+export const SecondFactorRequiredSchema = z.object({ factors: z.array(SecondFactorSchema) });
+export type SecondFactorRequired = z.infer<typeof SecondFactorRequiredSchema>;
+
 /** A TOTP code: six digits. */
 export const TOTP_CODE_PATTERN = /^\d{6}$/;
 
 /**
  * What a signed-in operator must do before the console opens: choose a new password (after a one-time password),
- * enrol an authenticator app (owners must have one), or nothing.
+ * enrol a second factor (owners must have one: an authenticator app or a passkey), or nothing.
  */
-export const SESSION_STEPS = ['ready', 'change-password', 'enrol-totp'] as const;
+export const SESSION_STEPS = ['ready', 'change-password', 'enrol-second-factor'] as const;
 export const SessionStepSchema = z.enum(SESSION_STEPS);
 export type SessionStep = z.infer<typeof SessionStepSchema>;
 
 /**
- * Email and password; `code`, the authenticator's, once the operator has enrolled one (without it the answer is
- * SECOND_FACTOR_REQUIRED, and the console asks for it).
+ * Email and password; `code`, the authenticator's, once the operator has enrolled one. An operator with a second
+ * factor who sends no code is answered SECOND_FACTOR_REQUIRED with the factors they have (SecondFactorRequired) and
+ * the pending sign-in cookie: the console then sends the password again with the code, or signs in with a passkey
+ * (`adminBeginPasskeySignIn`).
  */
 export const AdminSignInBodySchema = z
   .object({ email: trimmedField, password: formField, code: z.optional(trimmedField) })
@@ -54,8 +71,10 @@ export const OperatorSessionSchema = z.object({
   email: z.string(),
   role: OperatorRoleSchema,
   totpEnrolled: z.boolean(),
+  /** How many passkeys the operator has. */
+  passkeys: z.number(),
   mustChangePassword: z.boolean(),
-  /** An owner without an authenticator yet: the session may only enrol one (and change the password). */
+  /** An owner without a second factor yet: the session may only enrol one (and change the password). */
   secondFactorPending: z.boolean(),
   /** What the role may do; empty while the session is limited to changing the password or enrolling. */
   permissions: z.array(AdminPermissionSchema),

@@ -1,12 +1,13 @@
+import { CURRENCY_DECIMALS_MAX, CURRENCY_NAME_MAX, SORT_LIMIT } from '@mutenet/contract';
 import type { CatalogService } from '../../modules/catalog/catalog.service.js';
 import { CommandError, command, currencyCode, flag, integer, type Noun, type Parsed, text } from '../command.js';
 import { keyValues, table, yesNo } from '../output.js';
+import { refusedAs } from './package.js';
 
 type CurrencyRow = Awaited<ReturnType<CatalogService['listAllCurrencies']>>[number];
 
-/** ISO 4217 uses 0 to 4 digits after the point. */
-const MAX_DECIMALS = 4;
-const NAME_MAX = 64;
+const MAX_DECIMALS = CURRENCY_DECIMALS_MAX;
+const NAME_MAX = CURRENCY_NAME_MAX;
 
 const currencyJson = (row: CurrencyRow) => ({
   code: row.code,
@@ -67,13 +68,15 @@ export const currencyCommands: Noun = {
           code: currencyCode(flag(parsed, 'code') ?? ''),
           name: text(flag(parsed, 'name') ?? '', '--name', NAME_MAX),
           decimals: decimals === undefined ? 2 : integer(decimals, '--decimals', 0, MAX_DECIMALS),
-          sort: sort === undefined ? 0 : integer(sort, '--sort', -1_000_000, 1_000_000),
+          sort: sort === undefined ? 0 : integer(sort, '--sort', -SORT_LIMIT, SORT_LIMIT),
         };
       },
       async run({ code, name, decimals, sort }, { catalog }) {
-        if (!(await catalog.addCurrency(code, name, decimals, sort))) {
-          throw new CommandError(`currency ${code} exists already`);
-        }
+        await refusedAs(
+          catalog.addCurrency(code, name, decimals, sort),
+          'CURRENCY_EXISTS',
+          () => new CommandError(`currency ${code} exists already`),
+        );
         return shown(catalog, code, `currency ${code} added`);
       },
     }),

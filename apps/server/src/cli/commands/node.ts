@@ -1,17 +1,26 @@
 import { isIP } from 'node:net';
-import { REQUEST_LANGUAGES } from '@mutenet/contract';
+import {
+  CONGESTION_CONTROLS,
+  FINGERPRINTS,
+  FLOWS,
+  type GivenSettings,
+  NETWORKS,
+  NodeSettingsError,
+  PROTOCOLS,
+  type Protocol,
+  REQUEST_LANGUAGES,
+  type SettingKey,
+  type SettingName,
+  SS_CIPHERS,
+  settingsFor,
+  TLS_MODES,
+  TRANSPORT_PROTOCOLS,
+} from '@mutenet/contract';
 import type { Localized } from '../../lib/localized.js';
 import { localized } from '../../lib/localized.js';
-import {
-  type GivenSettings,
-  type NodeSettings,
-  NodeSettingsError,
-  type SettingKey,
-  settingsFor,
-  TRANSPORT_PROTOCOLS,
-} from '../../modules/nodes/node-settings.js';
+import { agentsText } from '../../modules/nodes/node-agents.js';
+import type { NodeSettings } from '../../modules/nodes/node-settings.js';
 import type { NodeInput, NodeView } from '../../modules/nodes/nodes.service.js';
-import { NETWORKS, PROTOCOLS, type Protocol, SS_CIPHERS, TLS_MODES } from '../../modules/nodes/proxy.model.js';
 import {
   CommandError,
   command,
@@ -29,28 +38,12 @@ import {
 import type { AdminServices } from '../context.js';
 import { keyValues, table, yesNo } from '../output.js';
 import { hasTexts, merged, type Texts, texts } from '../texts.js';
-import { agentsText, v2bxNode, xrayrNode } from './node-agents.js';
 
 const NAME_MAX = 64;
 const LABEL_MAX = 32;
 /** Labels are kept comma-separated in one column of 255 characters. */
 const LABELS_MAX = 255;
 const MAX_MAG = 100;
-const FINGERPRINTS = [
-  'chrome',
-  'firefox',
-  'safari',
-  'ios',
-  'android',
-  'edge',
-  '360',
-  'qq',
-  'random',
-  'randomized',
-] as const;
-const FLOWS = ['xtls-rprx-vision'] as const;
-const CONGESTION_CONTROLS = ['bbr', 'cubic', 'new_reno'] as const;
-
 const FLAGS = {
   name: { value: 'TEXT', help: 'name in every language unless --name-pt or --name-zh say otherwise' },
   'name-pt': { value: 'TEXT', help: 'name in Portuguese (pt-BR)' },
@@ -243,13 +236,20 @@ function nodeFlags(parsed: Parsed): NodeFlags {
   };
 }
 
-/** The node's settings for its protocol, by the nodes' rules; a misfit is a usage error naming the flag. */
-function checkedSettings(protocol: Protocol, stored: NodeSettings, given: GivenSettings): NodeSettings {
+const flagOf: SettingName = (key) => `--${SETTING_FLAGS[key]}`;
+
+/** A misfit of the nodes' rules as a usage error naming the flag (exit 2, nothing written). */
+function usageOnMisfit<T>(work: () => T): T;
+function usageOnMisfit<T>(work: () => Promise<T>): Promise<T>;
+function usageOnMisfit<T>(work: () => T | Promise<T>): T | Promise<T> {
+  const asUsage = (error: unknown): never => {
+    throw error instanceof NodeSettingsError ? new UsageError(error.message) : error;
+  };
   try {
-    return settingsFor(protocol, stored, given, (key) => `--${SETTING_FLAGS[key]}`);
+    const result = work();
+    return result instanceof Promise ? result.catch(asUsage) : result;
   } catch (error) {
-    if (error instanceof NodeSettingsError) throw new UsageError(error.message);
-    throw error;
+    return asUsage(error);
   }
 }
 
@@ -331,8 +331,7 @@ function withToken(services: AdminServices, node: NodeView, token: string, headl
     json: {
       ...nodeJson(node),
       token,
-      v2bx: v2bxNode(node, token, publicUrl),
-      xrayr: xrayrNode(node, token, publicUrl) ?? null,
+      ...services.nodes.agentEntries(node, token, publicUrl),
     },
     text: [
       headline,
@@ -364,6 +363,8 @@ export const nodeCommands: Noun = {
       parse(parsed) {
         const fields = nodeFlags(parsed);
         const protocol = fields.protocol ?? 'vless';
+        // Refused (exit 2) before the database is opened; the service checks them again by the same rule.
+        usageOnMisfit(() => settingsFor(protocol, { network: 'tcp', tls: 'none' }, fields.settings, flagOf));
         const input: NodeInput = {
           names: merged(fields.names, localized('')),
           labels: fields.labels ?? [],
@@ -371,14 +372,14 @@ export const nodeCommands: Noun = {
           protocol,
           host: fields.host ?? '',
           port: fields.port ?? 0,
-          settings: checkedSettings(protocol, { network: 'tcp', tls: 'none' }, fields.settings),
+          settings: fields.settings,
           ...(fields.visible !== undefined ? { visible: fields.visible } : {}),
           ...(fields.sort !== undefined ? { sort: fields.sort } : {}),
         };
         return input;
       },
       async run(input, services) {
-        const { id, token } = await services.nodes.add(input);
+        const { id, token } = await usageOnMisfit(() => services.nodes.add(input, undefined, flagOf));
         return withToken(services, await found(services, id), token, `node ${id} added`);
       },
     }),
@@ -429,15 +430,16 @@ export const nodeCommands: Noun = {
       },
       async run({ id, fields }, services) {
         const node = await found(services, id);
-        const { names, settings: givenSettings, ...rest } = fields;
-        const protocol = rest.protocol ?? node.protocol;
+        const { names, ...rest } = fields;
         // Checked against the node as it would be; refused (exit 2) before anything is written.
-        const settings = checkedSettings(protocol, node.settings, givenSettings);
-        const changed = await services.nodes.update(id, {
-          ...rest,
-          ...(hasTexts(names) ? { names: merged(names, namesOf(node)) } : {}),
-          settings,
-        });
+        const changed = await usageOnMisfit(() =>
+          services.nodes.update(
+            id,
+            { ...rest, ...(hasTexts(names) ? { names: merged(names, namesOf(node)) } : {}) },
+            undefined,
+            flagOf,
+          ),
+        );
         if (!changed) throw new CommandError(`node ${id} not found`);
         const updated = await found(services, id);
         return { json: nodeJson(updated), text: `node ${id} updated\n${nodeText(updated)}` };

@@ -1,8 +1,9 @@
 import { ORDER_NO_PATTERN, ORDER_STATUSES } from '@mutenet/contract';
+import { AppError } from '../../lib/app-error.js';
 import type { Localized } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
 import type { OrdersService } from '../../modules/orders/orders.service.js';
-import { RefundFailed } from '../../modules/payments/payments.service.js';
+import { type PaymentsService, RefundFailed } from '../../modules/payments/payments.service.js';
 import {
   CommandError,
   command,
@@ -78,27 +79,33 @@ function orderNo(parsed: Parsed): string {
   return no;
 }
 
-/** Shows the order a lifecycle change moved; when it did not move, the status that refused it. */
+/**
+ * Runs an operator's change through the payments service (as the console does) and shows the order it moved; a
+ * refusal names the order's status.
+ */
 async function changed(
   services: AdminServices,
   no: string,
-  moved: OrderRow | undefined,
+  apply: () => Promise<OrderRow>,
   refusal: string,
   done: string,
 ) {
-  if (!moved) {
+  try {
+    return await shown(services, await apply(), `order ${no} ${done}`);
+  } catch (error) {
+    if (error instanceof RefundFailed) throw new CommandError(error.message);
+    if (!(error instanceof AppError)) throw error;
     const row = await services.orders.adminFind(no);
     if (!row) throw new CommandError(`order ${no} not found`);
     throw new CommandError(`order ${no} is ${services.orders.statusOf(row)}: ${refusal}`);
   }
-  return shown(services, moved, `order ${no} ${done}`);
 }
 
-/** mark-paid and chargeback: the lifecycle of OrdersService decides, and a refusal names the status. */
+/** mark-paid and chargeback: the lifecycle decides, and a refusal names the status. */
 const change = (
   verb: string,
   summary: string,
-  apply: (orders: OrdersService, no: string) => Promise<OrderRow | undefined>,
+  apply: (payments: PaymentsService, no: string) => Promise<OrderRow>,
   refusal: string,
   done: string,
 ) =>
@@ -107,7 +114,7 @@ const change = (
     args: ['NO'],
     example: `admin order ${verb} 202608011200001234567890`,
     parse: orderNo,
-    run: async (no, services) => changed(services, no, await apply(services.orders, no), refusal, done),
+    run: (no, services) => changed(services, no, () => apply(services.payments, no), refusal, done),
   });
 
 export const orderCommands: Noun = {
@@ -137,10 +144,7 @@ export const orderCommands: Noun = {
       async run({ user, status, limit }, { orders, users }) {
         const userId = user === undefined ? undefined : await users.findUserIdByEmail(user);
         if (user !== undefined && userId === undefined) throw new CommandError(`no user with the email ${user}`);
-        // What the server's job would do within seconds: stored statuses then match the ones shown, so that
-        // `--status timeout` finds the unpaid orders past due and `--status waiting` leaves them out.
-        await orders.timeOutDue();
-        const rows = await orders.adminList({
+        const { rows } = await orders.adminPage({
           ...(userId !== undefined ? { userId } : {}),
           ...(status ? { status } : {}),
           limit,
@@ -166,20 +170,40 @@ export const orderCommands: Noun = {
       },
     }),
     show: command({
-      summary: 'one order',
+      summary: 'one order and its payment events, oldest first',
       args: ['NO'],
       example: 'admin order show 202608011200001234567890',
       parse: orderNo,
       async run(no, services) {
         const row = await services.orders.adminFind(no);
         if (!row) throw new CommandError(`order ${no} not found`);
-        return shown(services, row);
+        const { paidAt, events } = await services.payments.orderDetail(no, 'en');
+        const order = await shown(services, row);
+        return {
+          json: {
+            ...order.json,
+            paidAt: paidAt === null ? null : isoTime(paidAt),
+            events: events.map((event) => ({ ...event, receivedAt: isoTime(event.receivedAt) })),
+          },
+          text: `${order.text}\n\n${table(
+            ['RECEIVED', 'GATEWAY', 'EVENT', 'OUTCOME', 'AMOUNT', 'APPLIED'],
+            events.map((event) => [
+              isoTime(event.receivedAt),
+              event.gateway,
+              event.eventId,
+              event.outcome,
+              event.amount === null ? '-' : `${event.currency ?? ''} ${event.amount}`.trim(),
+              event.applied ? 'yes' : 'no',
+            ]),
+            'no payment events',
+          )}`,
+        };
       },
     }),
     'mark-paid': change(
       'mark-paid',
       'records a payment the operator saw arrive: the order succeeds and its package is activated, once',
-      (orders, no) => orders.markPaid(no),
+      (payments, no) => payments.markPaid(no),
       'only an unpaid order (waiting, paying, doing, failed, cancel, timeout or close) can be marked paid',
       'marked paid: its package is active or queued',
     ),
@@ -195,22 +219,19 @@ export const orderCommands: Noun = {
       },
       example: 'admin order refund 202608011200001234567890',
       parse: (parsed) => ({ no: orderNo(parsed), atGateway: !given(parsed, 'already-refunded') }),
-      async run({ no, atGateway }, services) {
-        let moved: OrderRow | undefined;
-        try {
-          moved = await services.payments.refund(no, { atGateway });
-        } catch (error) {
-          if (error instanceof RefundFailed) throw new CommandError(error.message);
-          throw error;
-        }
-        const done = atGateway ? 'refunded: its package has ended' : 'recorded as refunded: its package has ended';
-        return changed(services, no, moved, 'only a paid (success) order can be refunded', done);
-      },
+      run: ({ no, atGateway }, services) =>
+        changed(
+          services,
+          no,
+          () => services.payments.refund(no, { atGateway }),
+          'only a paid (success) order can be refunded',
+          atGateway ? 'refunded: its package has ended' : 'recorded as refunded: its package has ended',
+        ),
     }),
     chargeback: change(
       'chargeback',
       'records a chargeback of a paid order: it turns rejected and its package ends now',
-      (orders, no) => orders.chargeback(no),
+      (payments, no) => payments.chargeback(no),
       'only a paid (success) order can be charged back',
       'charged back: its package has ended',
     ),

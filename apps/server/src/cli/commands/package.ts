@@ -1,3 +1,11 @@
+import {
+  type ErrorKey,
+  PACKAGE_DAYS_MAX,
+  PACKAGE_LABEL_MAX,
+  PACKAGE_TRAFFIC_MAX_BYTES,
+  SORT_LIMIT,
+} from '@mutenet/contract';
+import { AppError } from '../../lib/app-error.js';
 import { parseMajor, toMajor } from '../../lib/money.js';
 import { GIB } from '../../lib/units.js';
 import type { CatalogService, PackageInput, PricedPackage } from '../../modules/catalog/catalog.service.js';
@@ -20,9 +28,26 @@ import { formatMajor, keyValues, toGb } from '../output.js';
 /** A `--price CODE:OLD/REAL` as written; turned into minor units once the currency's decimals are known. */
 type PriceSpec = { currency: string; old: string; real: string; written: string };
 
-const MAX_DAYS = 36_500;
-const MAX_TRAFFIC_GB = 1_000_000;
-const LABEL_MAX = 64;
+const MAX_DAYS = PACKAGE_DAYS_MAX;
+const MAX_TRAFFIC_GB = PACKAGE_TRAFFIC_MAX_BYTES / GIB;
+const LABEL_MAX = PACKAGE_LABEL_MAX;
+
+/** The service's refusal `key` as the command line words it; any other error as it is. */
+export async function refusedAs<T>(work: Promise<T>, key: ErrorKey, error: (data: unknown) => Error): Promise<T> {
+  try {
+    return await work;
+  } catch (thrown) {
+    if (thrown instanceof AppError && thrown.key === key) throw error(thrown.data);
+    throw thrown;
+  }
+}
+
+/** The service refuses an old price below the real one: named by the --price it came from. */
+const pricesChecked = <T>(specs: PriceSpec[], work: Promise<T>) =>
+  refusedAs(work, 'PRICE_OLD_BELOW_REAL', (data) => {
+    const written = specs.find((spec) => spec.currency === (data as { currency: string }).currency)?.written;
+    return new UsageError(`bad --price "${written}": the old price must not be below the real one`);
+  });
 
 const FLAGS = {
   label: {
@@ -79,7 +104,6 @@ async function pricesOf(catalog: CatalogService, specs: PriceSpec[]): Promise<Pa
       const allowed = currency.decimals === 0 ? 'no decimals' : `at most ${currency.decimals} decimals`;
       throw new UsageError(`bad --price "${spec.written}": ${currency.code} takes ${allowed}`);
     }
-    if (old < real) throw new UsageError(`bad --price "${spec.written}": the old price must not be below the real one`);
     prices.push({ currency: currency.code, price_minor: old, real_minor: real });
   }
   return prices;
@@ -102,7 +126,7 @@ function packageFields(parsed: Parsed): PackageFields {
     ...(label !== undefined ? { label: text(label, '--label', LABEL_MAX) } : {}),
     ...(days !== undefined ? { days: integer(days, '--days', 1, MAX_DAYS) } : {}),
     ...(traffic !== undefined ? { trafficBytes: trafficBytes(traffic) } : {}),
-    ...(sort !== undefined ? { sort: integer(sort, '--sort', -1_000_000, 1_000_000) } : {}),
+    ...(sort !== undefined ? { sort: integer(sort, '--sort', -SORT_LIMIT, SORT_LIMIT) } : {}),
     prices: priceSpecs(parsed),
   };
 }
@@ -186,14 +210,16 @@ export const packageCommands: Noun = {
       async run(input, { catalog }) {
         if (!(await catalog.findPlan(input.planId))) throw new CommandError(`plan ${input.planId} not found`);
         const prices = await pricesOf(catalog, input.prices);
-        const packageId = await catalog.addPackage(input.planId, {
-          label: input.label ?? '',
-          days: input.days ?? 0,
-          trafficBytes: input.trafficBytes ?? 0,
-          ...(input.sort !== undefined ? { sort: input.sort } : {}),
-          prices,
-        });
-        if (packageId === null) throw new CommandError(`plan ${input.planId} not found`);
+        const packageId = await pricesChecked(
+          input.prices,
+          catalog.addPackage(input.planId, {
+            label: input.label ?? '',
+            days: input.days ?? 0,
+            trafficBytes: input.trafficBytes ?? 0,
+            ...(input.sort !== undefined ? { sort: input.sort } : {}),
+            prices,
+          }),
+        );
         return shown(catalog, packageId, `package ${packageId} added to plan ${input.planId}`);
       },
     }),
@@ -216,9 +242,7 @@ export const packageCommands: Noun = {
       async run({ packageId, prices, ...changes }, { catalog }) {
         if (!(await catalog.findPackage(packageId))) throw new CommandError(`package ${packageId} not found`);
         const converted = await pricesOf(catalog, prices);
-        if (!(await catalog.updatePackage(packageId, { ...changes, prices: converted }))) {
-          throw new CommandError(`package ${packageId} not found`);
-        }
+        await pricesChecked(prices, catalog.updatePackage(packageId, { ...changes, prices: converted }));
         return shown(catalog, packageId, `package ${packageId} updated`);
       },
     }),
@@ -228,7 +252,11 @@ export const packageCommands: Noun = {
       example: 'admin package remove 4',
       parse: (parsed) => ({ packageId: id(parsed.positionals[0] ?? '', 'package id') }),
       async run({ packageId }, { catalog }) {
-        if (!(await catalog.removePackage(packageId))) throw new CommandError(`package ${packageId} not found`);
+        await refusedAs(
+          catalog.removePackage(packageId),
+          'NOT_FOUND',
+          () => new CommandError(`package ${packageId} not found`),
+        );
         return { json: { id: packageId, removed: true }, text: `package ${packageId} removed` };
       },
     }),

@@ -1,4 +1,11 @@
-import { PLAN_GROUPS, type PlanGroup, REQUEST_LANGUAGES } from '@mutenet/contract';
+import {
+  PLAN_CONTENT_MAX,
+  PLAN_GROUPS,
+  PLAN_NAME_MAX,
+  type PlanGroup,
+  REQUEST_LANGUAGES,
+  SORT_LIMIT,
+} from '@mutenet/contract';
 import { type Localized, localized } from '../../lib/localized.js';
 import type { CatalogService, PricedPackage } from '../../modules/catalog/catalog.service.js';
 import {
@@ -16,12 +23,12 @@ import {
 } from '../command.js';
 import { keyValues, table, toGb, yesNo } from '../output.js';
 import { hasTexts, merged, type Texts, texts } from '../texts.js';
-import { packageJson, pricesText } from './package.js';
+import { packageJson, pricesText, refusedAs } from './package.js';
 
 type PlanRow = NonNullable<Awaited<ReturnType<CatalogService['findPlan']>>>;
 
-const NAME_MAX = 200;
-const CONTENT_MAX = 20_000;
+const NAME_MAX = PLAN_NAME_MAX;
+const CONTENT_MAX = PLAN_CONTENT_MAX;
 
 const FLAGS = {
   group: { value: 'traffic|durational', help: 'the tab the plan is listed under' },
@@ -60,7 +67,7 @@ function planFields(parsed: Parsed): PlanFields {
     ...(group !== undefined ? { group: oneOf(group, '--group', PLAN_GROUPS) } : {}),
     names: texts(name('name'), name('name-pt'), name('name-zh')),
     contents: texts(content('content'), content('content-pt'), content('content-zh')),
-    ...(sort !== undefined ? { sort: integer(sort, '--sort', -1_000_000, 1_000_000) } : {}),
+    ...(sort !== undefined ? { sort: integer(sort, '--sort', -SORT_LIMIT, SORT_LIMIT) } : {}),
   };
 }
 
@@ -127,7 +134,7 @@ const visibility = (visible: boolean) =>
     example: `admin plan ${visible ? 'unhide' : 'hide'} 1`,
     parse: planId,
     async run(id, { catalog }) {
-      if (!(await catalog.setPlanVisible(id, visible))) throw new CommandError(`plan ${id} not found`);
+      await refusedAs(catalog.setPlanVisible(id, visible), 'NOT_FOUND', () => new CommandError(`plan ${id} not found`));
       return shown(catalog, id, `plan ${id} ${visible ? 'is listed again' : 'hidden'}`);
     },
   });
@@ -230,13 +237,13 @@ export const planCommands: Noun = {
       async run({ id, group, names, contents, sort }, { catalog }) {
         const plan = await catalog.findPlan(id);
         if (!plan) throw new CommandError(`plan ${id} not found`);
-        const changed = await catalog.updatePlan(id, {
+        const change = catalog.updatePlan(id, {
           ...(group ? { group } : {}),
           ...(hasTexts(names) ? { names: merged(names, parseTexts(plan.names)) } : {}),
           ...(hasTexts(contents) ? { contents: merged(contents, parseTexts(plan.contents)) } : {}),
           ...(sort !== undefined ? { sort } : {}),
         });
-        if (!changed) throw new CommandError(`plan ${id} not found`);
+        await refusedAs(change, 'NOT_FOUND', () => new CommandError(`plan ${id} not found`));
         return shown(catalog, id, `plan ${id} updated`);
       },
     }),

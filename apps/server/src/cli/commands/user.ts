@@ -1,4 +1,5 @@
-import { GIB } from '../../lib/units.js';
+import { CUSTOMER_MAX_DAYS, CUSTOMER_MAX_TRAFFIC_GB, type ErrorKey } from '@mutenet/contract';
+import { AppError } from '../../lib/app-error.js';
 import type { Account } from '../../modules/auth/users.service.js';
 import type { CustomerPackage } from '../../modules/subscription/subscription.service.js';
 import { CommandError, command, flag, given, integer, type Noun, type Parsed, text, UsageError } from '../command.js';
@@ -7,8 +8,6 @@ import { isoTime, keyValues, table, toGb, yesNo } from '../output.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 10_000;
-const MAX_DAYS = 36_500;
-const MAX_GB = 1_000_000;
 
 function email(value: string, what: string): string {
   if (!/^[^\s@]+@[^\s@]+$/.test(text(value, what, 254))) {
@@ -21,10 +20,22 @@ const emailArg = (parsed: Parsed) => email(parsed.positionals[0] ?? '', 'EMAIL')
 
 function gigabytes(value: string): number {
   const gb = /^\d{1,7}(\.\d{1,3})?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(gb > 0 && gb <= MAX_GB)) {
-    throw new UsageError(`bad --gb "${value}": must be more than 0 and at most ${MAX_GB}, as 100 or 0.5`);
+  if (!(gb > 0 && gb <= CUSTOMER_MAX_TRAFFIC_GB)) {
+    throw new UsageError(
+      `bad --gb "${value}": must be more than 0 and at most ${CUSTOMER_MAX_TRAFFIC_GB}, as 100 or 0.5`,
+    );
   }
-  return Math.round(gb * GIB);
+  return gb;
+}
+
+/** The service's refusal `key` told in the command line's words. */
+async function refusedAs(work: Promise<void>, key: ErrorKey, message: string): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof AppError && error.key === key) throw new CommandError(message);
+    throw error;
+  }
 }
 
 const accountJson = (account: Account) => ({
@@ -99,9 +110,7 @@ const banning = (banned: boolean) =>
     parse: emailArg,
     async run(address, services) {
       const user = await account(services.users, address);
-      if (!(await services.users.setBanned(user.id, banned)))
-        throw new CommandError(`no user with the email ${address}`);
-      await services.subscriptions.touchUsers();
+      await services.customers.setBanned(user.id, banned);
       return shown(services, address, `${user.email} ${banned ? 'banned' : 'is no longer banned'}`);
     },
   });
@@ -112,7 +121,7 @@ export const userCommands: Noun = {
     list: command({
       summary: 'accounts, newest first',
       flags: {
-        search: { value: 'TEXT', help: 'only those whose email contains this (any case)' },
+        search: { value: 'TEXT', help: 'only those whose email or name contains this (any case), or of this id' },
         banned: { value: '', switch: true, help: 'only banned accounts' },
         limit: { value: 'N', help: `at most this many (default ${DEFAULT_LIMIT}, up to ${MAX_LIMIT})` },
       },
@@ -126,8 +135,8 @@ export const userCommands: Noun = {
           limit: limit === undefined ? DEFAULT_LIMIT : integer(limit, '--limit', 1, MAX_LIMIT),
         };
       },
-      async run(query, { users }) {
-        const accounts = await users.list(query);
+      async run(query, { customers }) {
+        const accounts = (await customers.search(query)).customers;
         return {
           json: accounts.map(accountJson),
           text: table(
@@ -156,17 +165,19 @@ export const userCommands: Noun = {
     'add-days': command({
       summary: 'extends the running package by N days, and moves the queued ones after it',
       args: ['EMAIL'],
-      flags: { days: { value: 'N', help: `days to add, 1 to ${MAX_DAYS}`, required: true } },
+      flags: { days: { value: 'N', help: `days to add, 1 to ${CUSTOMER_MAX_DAYS}`, required: true } },
       example: 'admin user add-days alice@example.com --days 7',
       parse: (parsed) => ({
         address: emailArg(parsed),
-        days: integer(flag(parsed, 'days') ?? '', '--days', 1, MAX_DAYS),
+        days: integer(flag(parsed, 'days') ?? '', '--days', 1, CUSTOMER_MAX_DAYS),
       }),
       async run({ address, days }, services) {
         const user = await account(services.users, address);
-        if (!(await services.subscriptions.addDays(user.id, days))) {
-          throw new CommandError(`${user.email} has no running or queued package to extend`);
-        }
+        await refusedAs(
+          services.customers.addDays(user.id, days),
+          'CUSTOMER_NO_RUNNING_PACKAGE',
+          `${user.email} has no running or queued package to extend`,
+        );
         return shown(services, address, `${user.email}: ${days} day${days === 1 ? '' : 's'} added`);
       },
     }),
@@ -175,13 +186,15 @@ export const userCommands: Noun = {
       args: ['EMAIL'],
       flags: { gb: { value: 'GB', help: 'GB (GiB) to add, as 100 or 0.5', required: true } },
       example: 'admin user add-traffic alice@example.com --gb 50',
-      parse: (parsed) => ({ address: emailArg(parsed), bytes: gigabytes(flag(parsed, 'gb') ?? '') }),
-      async run({ address, bytes }, services) {
+      parse: (parsed) => ({ address: emailArg(parsed), gb: gigabytes(flag(parsed, 'gb') ?? '') }),
+      async run({ address, gb }, services) {
         const user = await account(services.users, address);
-        if (!(await services.subscriptions.addAllowance(user.id, bytes))) {
-          throw new CommandError(`${user.email} has no running package`);
-        }
-        return shown(services, address, `${user.email}: ${toGb(bytes)} GB added to the running package`);
+        await refusedAs(
+          services.customers.addTraffic(user.id, gb),
+          'CUSTOMER_NO_RUNNING_PACKAGE',
+          `${user.email} has no running package`,
+        );
+        return shown(services, address, `${user.email}: ${gb} GB added to the running package`);
       },
     }),
   },

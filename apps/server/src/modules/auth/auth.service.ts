@@ -3,6 +3,7 @@ import type { EmailCodeAction, RequestLanguage } from '@mutenet/contract';
 import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/secrets.js';
+import { startOfUtcDays } from '../../lib/utc-days.js';
 import type { Captchas } from '../../plugins/app/captcha.js';
 import type { Mailer } from '../../plugins/app/mail.js';
 import type { Store } from '../../plugins/app/store.js';
@@ -142,5 +143,12 @@ export class AuthService {
 
   deleteExpiredSessions(): Promise<void> {
     return this.deps.repository.deleteExpiredSessions(this.deps.now());
+  }
+  // The console's overview (read only).
+
+  /** How many customers signed up in each of the last `days` UTC days, today included. */
+  countNewInDays(days: number[]): Promise<number[]> {
+    const now = this.deps.now();
+    return this.deps.repository.countUsersCreatedSince(days.map((count) => startOfUtcDays(now, count)));
   }
 }

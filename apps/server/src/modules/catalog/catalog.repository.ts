@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Database } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
 
 export type PlanRow = {
   id: number;
@@ -35,7 +34,11 @@ const PLAN_COLUMNS = ['id', 'plan_group', 'names', 'contents', 'visible', 'sort'
 const PACKAGE_COLUMNS = ['id', 'plan_id', 'label', 'days', 'traffic_bytes', 'sort'] as const;
 
 export class CatalogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Executor) {}
+
+  with(tx: Executor): CatalogRepository {
+    return new CatalogRepository(tx);
+  }
 
   /** Raised by trigger on every write to plans, packages, prices and currencies (migration 0004). */
   async version(): Promise<number> {
@@ -103,43 +106,32 @@ export class CatalogRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  insertPackage(pkg: NewPackage, prices: NewPrice[]): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
-      if (prices.length) {
-        await trx
-          .insertInto('package_prices')
-          .values(prices.map((price) => ({ ...price, package_id: row.id })))
-          .execute();
-      }
-      return row.id;
-    });
+  /** A package and its prices; the caller runs it in a transaction. */
+  async insertPackage(pkg: NewPackage, prices: NewPrice[]): Promise<number> {
+    const row = await this.db.insertInto('packages').values(pkg).returning('id').executeTakeFirstOrThrow();
+    if (prices.length) {
+      await this.db
+        .insertInto('package_prices')
+        .values(prices.map((price) => ({ ...price, package_id: row.id })))
+        .execute();
+    }
+    return row.id;
   }
 
-  /** Changes a package and sets the given prices (others stay). */
-  updatePackage(id: number, changes: Partial<Omit<NewPackage, 'plan_id'>>, prices: NewPrice[]): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const exists = await trx
-        .selectFrom('packages')
-        .select('id')
-        .where('id', '=', id)
-        .where('removed', '=', 0)
-        .executeTakeFirst();
-      if (!exists) return false;
-      if (Object.keys(changes).length) await trx.updateTable('packages').set(changes).where('id', '=', id).execute();
-      for (const price of prices) {
-        await trx
-          .insertInto('package_prices')
-          .values({ ...price, package_id: id })
-          .onConflict((oc) =>
-            oc
-              .columns(['package_id', 'currency'])
-              .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
-          )
-          .execute();
-      }
-      return true;
-    });
+  /** Changes a package and sets the given prices (others stay); the caller runs it in a transaction. */
+  async updatePackage(id: number, changes: Partial<Omit<NewPackage, 'plan_id'>>, prices: NewPrice[]): Promise<void> {
+    if (Object.keys(changes).length) await this.db.updateTable('packages').set(changes).where('id', '=', id).execute();
+    for (const price of prices) {
+      await this.db
+        .insertInto('package_prices')
+        .values({ ...price, package_id: id })
+        .onConflict((oc) =>
+          oc
+            .columns(['package_id', 'currency'])
+            .doUpdateSet({ price_minor: price.price_minor, real_minor: price.real_minor }),
+        )
+        .execute();
+    }
   }
 
   async removePackage(id: number): Promise<boolean> {

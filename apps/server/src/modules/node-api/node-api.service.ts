@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { CommitOutcomeUnknownError } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { nameAsRead, queryNamesOf } from '../../lib/log-url.js';
+import { startOfUtcDays, UTC_DAY_MS } from '../../lib/utc-days.js';
 import type { Store } from '../../plugins/app/store.js';
 import type { NodesService, NodeView } from '../nodes/nodes.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
@@ -99,7 +100,10 @@ export class NodeApiService {
     const now = this.deps.now();
     const push = { id: randomBytes(16).toString('base64url'), node_id: node.id, digest, pushed_at: now };
     try {
-      await subscriptions.addTraffic(scaled(pushed, node.rate), (tx) => repository.recordPush(tx, push));
+      await subscriptions.addTraffic(scaled(pushed, node.rate), async (tx) => {
+        await repository.recordPush(tx, push);
+        await repository.addNodeTraffic(tx, { day: startOfUtcDays(now, 1), node_id: node.id, ...carried(pushed) });
+      });
     } catch (error) {
       if (!(error instanceof CommitOutcomeUnknownError)) throw error;
       if ((await repository.pushDigest(push.id).catch(() => undefined)) === digest) {
@@ -129,6 +133,33 @@ export class NodeApiService {
     this.#prunedAt = now;
     await this.deps.repository.prunePushes(now - PUSH_RECORDS_KEPT_MS).catch(() => undefined);
   }
+  // The console's overview (read only).
+
+  /** The bytes all nodes carried on each of the last `days` UTC days, oldest first, days without any at 0. */
+  async trafficByDay(days: number): Promise<Array<{ day: number; upload: number; download: number }>> {
+    const since = startOfUtcDays(this.deps.now(), days);
+    const rows = new Map((await this.deps.repository.trafficByDay(since)).map((row) => [row.day, row]));
+    return Array.from({ length: days }, (_, index) => {
+      const day = since + index * UTC_DAY_MS;
+      return rows.get(day) ?? { day, upload: 0, download: 0 };
+    });
+  }
+
+  /** The bytes each node carried in the last `days` UTC days, the busiest first; nodes that carried none are left out. */
+  trafficByNode(days: number): Promise<Array<{ nodeId: number; upload: number; download: number }>> {
+    return this.deps.repository.trafficByNode(startOfUtcDays(this.deps.now(), days));
+  }
+}
+
+/** The bytes the node carried in a push (before its rate), held at 2^53 as the counters are. */
+function carried(pushed: PushedTraffic[]): { upload: number; download: number } {
+  let upload = 0;
+  let download = 0;
+  for (const entry of pushed) {
+    upload += entry.upload;
+    download += entry.download;
+  }
+  return { upload: Math.min(upload, Number.MAX_SAFE_INTEGER), download: Math.min(download, Number.MAX_SAFE_INTEGER) };
 }
 
 /** The pushed entries' SHA-256, however their JSON was spaced (JSON.parse hands the user ids in ascending order). */

@@ -33,6 +33,11 @@ const COLUMNS = [
 export class NodesRepository {
   constructor(private readonly db: Executor) {}
 
+  /** The same queries on a transaction. */
+  with(executor: Executor): NodesRepository {
+    return new NodesRepository(executor);
+  }
+
   list(): Promise<NodeRow[]> {
     return this.db.selectFrom('nodes').select(COLUMNS).orderBy('sort').orderBy('id').execute();
   }

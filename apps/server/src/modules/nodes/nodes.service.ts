@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Node, RequestLanguage } from '@mutenet/contract';
-import type { Executor } from '../../db/transaction.js';
+import { type GivenSettings, type Node, type RequestLanguage, type SettingName, settingsFor } from '@mutenet/contract';
+import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { hashToken, matchesHash, newToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
+import type { AuditHook } from '../audit/audit.service.js';
+import { v2bxNode, xrayrNode } from './node-agents.js';
 import { type NodeSettings, NodeSettingsSchema, ss2022KeyLength } from './node-settings.js';
 import { type NewNode, type NodeRow, NodesRepository } from './nodes.repository.js';
 import type { Protocol, ResolvedProxy } from './proxy.model.js';
@@ -25,9 +27,10 @@ const onlineUsersKey = (id: number) => `node-online-users:${id}`;
 
 /** The nodes service on a database, as the plugin and the admin command line build it. */
 export function createNodesService(db: Executor, store: Store, now: () => number): NodesService {
-  return new NodesService(new NodesRepository(db), store, now);
+  return new NodesService(db, store, now);
 }
 
+/** A node as the operator gives it: the settings chosen, checked against its protocol by `settingsFor`. */
 export type NodeInput = {
   names: Localized;
   labels: string[];
@@ -35,10 +38,28 @@ export type NodeInput = {
   protocol: Protocol;
   host: string;
   port: number;
-  settings: NodeSettings;
-  visible?: boolean;
-  sort?: number;
+  settings: GivenSettings;
+  visible?: boolean | undefined;
+  sort?: number | undefined;
 };
+
+/** How a refused setting is named when the caller does not say: by its key, as the console's form fields are. */
+const BY_KEY: SettingName = (key) => key;
+
+/** The configuration entries each agent (V2bX, XrayR) needs to serve the node with its token. */
+export type AgentEntries = {
+  v2bx: ReturnType<typeof v2bxNode>;
+  xrayr: NonNullable<ReturnType<typeof xrayrNode>> | null;
+};
+
+/** What the audit log keeps of a node: never its token, nor the keys only the node needs. */
+function audited(node: NodeInput): Record<string, unknown> {
+  const { realityPrivateKey, serverKey: _drawn, ...settings } = node.settings as NodeSettings;
+  return {
+    ...node,
+    settings: { ...settings, ...(realityPrivateKey !== undefined ? { realityPrivateKey: '(set)' } : {}) },
+  };
+}
 
 export type NodeView = Omit<NodeRow, 'settings' | 'token_hash' | 'protocol'> & {
   protocol: Protocol;
@@ -58,11 +79,15 @@ export class NodesService {
   #heartbeats = new Map<number, number>();
   #loading: Promise<NodeView[]> | undefined;
 
+  private readonly repository: NodesRepository;
+
   constructor(
-    private readonly repository: NodesRepository,
+    private readonly db: Executor,
     private readonly store: Store,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.repository = new NodesRepository(db);
+  }
 
   /** Every node, from a copy at most a few seconds old; concurrent callers share one reload. */
   async all(): Promise<NodeView[]> {
@@ -147,6 +172,21 @@ export class NodesService {
       });
   }
 
+  /** Every node, hidden ones too, with its live status: its heartbeat, and the users its agent last reported online. */
+  async withStatus(): Promise<Array<{ node: NodeView; online: boolean; onlineUsers: number }>> {
+    const nodes = await this.all();
+    const ids = nodes.map((node) => node.id);
+    const [online, reports] = await Promise.all([this.isOnline(ids), this.store.getMany(ids.map(onlineUsersKey))]);
+    return nodes.map((node, index) => {
+      const report = reports[index];
+      return {
+        node,
+        online: online[index] ?? false,
+        onlineUsers: report ? Object.keys(JSON.parse(report) as object).length : 0,
+      };
+    });
+  }
+
   /** The online IPs a node reports per user id; counted across nodes by `onlineCounts`. */
   async reportOnline(nodeId: number, online: Record<string, string[]>): Promise<void> {
     await this.store.set(onlineUsersKey(nodeId), JSON.stringify(online), ONLINE_USERS_TTL_MS);
@@ -168,13 +208,22 @@ export class NodesService {
     return Object.fromEntries([...ips].map(([uid, set]) => [uid, set.size]));
   }
 
-  // Operator side (the admin command line).
+  // Operator side: the admin command line and the console.
 
-  /** Adds a node and returns its id and its token, which is shown this once and stored hashed. */
-  async add(input: NodeInput): Promise<{ id: number; token: string }> {
+  /**
+   * Adds a node and returns its id and its token, which is shown this once and stored hashed. Its settings are
+   * checked against its protocol (a `NodeSettingsError` names the first that does not fit, as `name` calls it).
+   */
+  async add(input: NodeInput, audit?: AuditHook, name: SettingName = BY_KEY): Promise<{ id: number; token: string }> {
+    const settings = withServerKey(settingsFor(input.protocol, { network: 'tcp', tls: 'none' }, input.settings, name));
     const token = newToken();
-    const settings = withServerKey(input.settings);
-    const id = await this.repository.insert({ ...toRow(input, settings), token_hash: hashToken(token) }, this.now());
+    const id = await inTransaction(this.db, async (tx) => {
+      const row = { ...toRow(input, settings), token_hash: hashToken(token) };
+      const id = await this.repository.with(tx).insert(row, this.now());
+      const after = audited(toInput(toView({ ...row, id })));
+      await audit?.(tx, { action: 'node.add', target: { type: 'node', id }, before: null, after });
+      return id;
+    });
     this.#loaded = undefined;
     return { id, token };
   }
@@ -184,29 +233,87 @@ export class NodesService {
     return row && toView(row);
   }
 
-  async update(id: number, input: Partial<NodeInput>): Promise<boolean> {
-    const current = await this.repository.find(id);
-    if (!current) return false;
-    const merged = { ...toInput(toView(current)), ...input };
-    const settings = withServerKey({ ...toView(current).settings, ...input.settings });
-    const changed = await this.repository.update(id, toRow(merged, settings), this.now());
+  /**
+   * Changes a node: the fields given, and the settings given over the stored ones, checked against the protocol it
+   * would have (a stored setting that no longer applies is dropped). False when there is no such node.
+   */
+  async update(
+    id: number,
+    changes: Partial<NodeInput>,
+    audit?: AuditHook,
+    name: SettingName = BY_KEY,
+  ): Promise<boolean> {
+    const changed = await inTransaction(this.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      const row = await repository.find(id);
+      if (!row) return false;
+      const current = toInput(toView(row));
+      const protocol = changes.protocol ?? current.protocol;
+      const settings = withServerKey(settingsFor(protocol, toView(row).settings, changes.settings ?? {}, name));
+      const next: NodeInput = { ...current, ...changes, protocol, settings };
+      await repository.update(id, toRow(next, settings), this.now());
+      const [before, after] = touched(audited(current), audited(next));
+      await audit?.(tx, { action: 'node.update', target: { type: 'node', id }, before, after });
+      return true;
+    });
     this.#loaded = undefined;
     return changed;
   }
 
-  async remove(id: number): Promise<boolean> {
-    const removed = await this.repository.remove(id);
+  /** Removes a node: it leaves the feeds and the status page, and its agent is refused. */
+  async remove(id: number, audit?: AuditHook): Promise<boolean> {
+    const removed = await inTransaction(this.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      const row = await repository.find(id);
+      if (!row || !(await repository.remove(id))) return false;
+      const before = audited(toInput(toView(row)));
+      await audit?.(tx, { action: 'node.remove', target: { type: 'node', id }, before, after: null });
+      return true;
+    });
     this.#loaded = undefined;
     return removed;
   }
 
-  /** A new token for the node; the old one stops working. */
-  async rotateToken(id: number): Promise<string | undefined> {
+  /** A new token for the node; the old one stops working. The log records that it was rotated, never the token. */
+  async rotateToken(id: number, audit?: AuditHook): Promise<string | undefined> {
     const token = newToken();
-    const changed = await this.repository.update(id, { token_hash: hashToken(token) }, this.now());
+    const changed = await inTransaction(this.db, async (tx) => {
+      if (!(await this.repository.with(tx).update(id, { token_hash: hashToken(token) }, this.now()))) return false;
+      await audit?.(tx, {
+        action: 'node.rotateToken',
+        target: { type: 'node', id },
+        before: null,
+        after: { tokenRotated: true },
+      });
+      return true;
+    });
     this.#loaded = undefined;
     return changed ? token : undefined;
   }
+
+  /** The entries to paste into each agent's configuration for the node and its token; agents reach `publicUrl`. */
+  agentEntries(node: NodeView, token: string, publicUrl: string): AgentEntries {
+    return { v2bx: v2bxNode(node, token, publicUrl), xrayr: xrayrNode(node, token, publicUrl) ?? null };
+  }
+  // The console's overview (read only).
+
+  /** Every node (hidden ones too) online or offline by its heartbeat. */
+  async onlineTally(): Promise<{ online: number; offline: number }> {
+    const nodes = await this.all();
+    const online = (await this.isOnline(nodes.map((node) => node.id))).filter(Boolean).length;
+    return { online, offline: nodes.length - online };
+  }
+}
+
+/** The values that differ between two versions of a record, each side's own. */
+function touched(before: Record<string, unknown>, after: Record<string, unknown>): [object, object] {
+  const keys = Object.keys({ ...before, ...after }).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  return [
+    Object.fromEntries(keys.map((key) => [key, before[key] ?? null])),
+    Object.fromEntries(keys.map((key) => [key, after[key] ?? null])),
+  ];
 }
 
 /** The protocol an agent's `node_type` names: XrayR (as V2Board) calls VMess `V2ray`. */
@@ -238,7 +345,7 @@ function toInput(view: NodeView): NodeInput {
   };
 }
 
-function toRow(input: NodeInput, settings: NodeSettings): Omit<NewNode, 'token_hash'> {
+function toRow(input: Omit<NodeInput, 'settings'>, settings: NodeSettings): Omit<NewNode, 'token_hash'> {
   return {
     names: JSON.stringify(input.names),
     labels: input.labels

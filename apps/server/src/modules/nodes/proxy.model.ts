@@ -2,24 +2,18 @@
  * What the feed renders: each node the customer may use, resolved with the customer's own credential. Renderers are
  * pure functions of these and know nothing of the database.
  */
-export const PROTOCOLS = ['vless', 'vmess', 'trojan', 'shadowsocks', 'hysteria2', 'tuic'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+export {
+  NETWORKS,
+  type Network,
+  PROTOCOLS,
+  type Protocol,
+  SS_CIPHERS,
+  type SsCipher,
+  TLS_MODES,
+  type TlsMode,
+} from '@mutenet/contract';
 
-export const NETWORKS = ['tcp', 'ws', 'grpc', 'httpupgrade'] as const;
-export type Network = (typeof NETWORKS)[number];
-
-export const TLS_MODES = ['none', 'tls', 'reality'] as const;
-export type TlsMode = (typeof TLS_MODES)[number];
-
-export const SS_CIPHERS = [
-  'aes-128-gcm',
-  'aes-256-gcm',
-  'chacha20-ietf-poly1305',
-  '2022-blake3-aes-128-gcm',
-  '2022-blake3-aes-256-gcm',
-  '2022-blake3-chacha20-poly1305',
-] as const;
-export type SsCipher = (typeof SS_CIPHERS)[number];
+import type { Network, Protocol, SsCipher, TlsMode } from '@mutenet/contract';
 
 export type Transport = {
   network: Network;

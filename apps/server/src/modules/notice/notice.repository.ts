@@ -5,6 +5,11 @@ const NOTICE_KEY = 'notice';
 export class NoticeRepository {
   constructor(private readonly db: Executor) {}
 
+  /** The same queries on a transaction. */
+  with(executor: Executor): NoticeRepository {
+    return new NoticeRepository(executor);
+  }
+
   async get(): Promise<string | undefined> {
     const row = await this.db.selectFrom('settings').select('value').where('key', '=', NOTICE_KEY).executeTakeFirst();
     return row?.value;

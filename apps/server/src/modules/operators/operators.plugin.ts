@@ -9,9 +9,11 @@ import {
   createOperatorsService,
   type OperatorAccess,
   type OperatorsService,
+  relyingPartyOf,
   type SignedInOperator,
 } from './operators.service.js';
 import { sessionCookieOf } from './session-cookie.js';
+import tokensRoutes from './tokens.routes.js';
 
 type OperatorHook = (request: FastifyRequest) => Promise<void>;
 
@@ -42,7 +44,7 @@ export type OperatorsOptions = {
   now?: () => number;
   /** Where the console and its API live (`ADMIN_PATH`): the routes' prefix and the cookie's path. */
   adminPath: string;
-  /** `PUBLIC_URL`: a cookie request that changes anything must come from its origin. */
+  /** `PUBLIC_URL`: a cookie request that changes anything must come from its origin; passkeys are made for it. */
   publicUrl: string;
 };
 
@@ -55,7 +57,7 @@ function bearerOf(request: FastifyRequest): string | undefined {
 export default fp<OperatorsOptions>(
   async (fastify, { now = Date.now, adminPath, publicUrl }) => {
     const ownOrigin = new URL(publicUrl).origin;
-    const service = createOperatorsService(fastify.db, fastify.store, now);
+    const service = createOperatorsService(fastify.db, fastify.store, now, relyingPartyOf(publicUrl));
     fastify.decorate('operators', service);
     fastify.jobs.every('expired-operator-sessions', SESSION_CLEANUP_MS, () => service.deleteDeadSessions());
     fastify.decorateRequest('operator', null as unknown as SignedInOperator);
@@ -91,6 +93,7 @@ export default fp<OperatorsOptions>(
     });
 
     await fastify.register(operatorsRoutes, { prefix: adminPath, adminPath, ownOrigin });
+    await fastify.register(tokensRoutes, { prefix: adminPath });
   },
   { name: 'operators', dependencies: ['db', 'store', 'i18n', 'errors', 'jobs', 'rate-limit', 'audit'] },
 );

@@ -23,7 +23,44 @@ export type SessionRow = {
   role: string;
   must_change_password: number;
   totp_enrolled: number;
+  /** Null only as the subquery's type says; a count is never null. */
+  passkeys: number | null;
 };
+
+/** An operator's passkey: the credential and its public key as the browser registered them, base64url. */
+export type PasskeyRow = {
+  id: number;
+  operator_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+};
+
+export type NewPasskey = {
+  operatorId: number;
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string;
+  name: string;
+  now: number;
+};
+
+const PASSKEY_COLUMNS = [
+  'id',
+  'operator_id',
+  'credential_id',
+  'public_key',
+  'counter',
+  'transports',
+  'name',
+  'created_at',
+  'last_used_at',
+] as const;
 
 /** A live API token with its maker. */
 export type ApiTokenRow = { id: number; role: string; last_used_at: number | null; operator_id: number; email: string };
@@ -164,6 +201,86 @@ export class OperatorsRepository {
     await this.db.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
   }
 
+  /** Marks a session verified: its second factor was given or enrolled in it. */
+  async markSessionVerified(sessionId: number): Promise<void> {
+    await this.db.updateTable('operator_sessions').set({ verified: 1 }).where('id', '=', sessionId).execute();
+  }
+
+  /** Takes the operator's row lock (PostgreSQL), so that two removals of their second factors run one after the other. */
+  async lockOperator(id: number): Promise<void> {
+    await this.db
+      .updateTable('operators')
+      .set((eb) => ({ disabled: eb.ref('disabled') }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  listPasskeys(operatorId: number): Promise<PasskeyRow[]> {
+    return this.db
+      .selectFrom('operator_passkeys')
+      .select(PASSKEY_COLUMNS)
+      .where('operator_id', '=', operatorId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The operator's passkey of this credential id, or undefined (another operator's credential included). */
+  findPasskey(operatorId: number, credentialId: string): Promise<PasskeyRow | undefined> {
+    return this.db
+      .selectFrom('operator_passkeys')
+      .select(PASSKEY_COLUMNS)
+      .where('operator_id', '=', operatorId)
+      .where('credential_id', '=', credentialId)
+      .executeTakeFirst();
+  }
+
+  /** The new passkey's id, or null when the credential is registered already. */
+  async insertPasskey(passkey: NewPasskey): Promise<number | null> {
+    try {
+      const row = await this.db
+        .insertInto('operator_passkeys')
+        .values({
+          operator_id: passkey.operatorId,
+          credential_id: passkey.credentialId,
+          public_key: passkey.publicKey,
+          counter: passkey.counter,
+          transports: passkey.transports,
+          name: passkey.name,
+          created_at: passkey.now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Records a sign-in with the passkey and its new counter, only if the counter is still the one the assertion was
+   * checked against: false when another sign-in moved it meanwhile.
+   */
+  async usePasskey(id: number, seenCounter: number, newCounter: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('operator_passkeys')
+      .set({ counter: newCounter, last_used_at: now })
+      .where('id', '=', id)
+      .where('counter', '=', seenCounter)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** The passkey removed, or undefined when the operator has none of this id. */
+  async deletePasskey(operatorId: number, id: number): Promise<PasskeyRow | undefined> {
+    return this.db
+      .deleteFrom('operator_passkeys')
+      .where('operator_id', '=', operatorId)
+      .where('id', '=', id)
+      .returning(PASSKEY_COLUMNS)
+      .executeTakeFirst();
+  }
+
   async insertSession(session: NewSession): Promise<void> {
     await this.db
       .insertInto('operator_sessions')
@@ -194,6 +311,11 @@ export class OperatorsRepository {
         'o.role as role',
         'o.must_change_password as must_change_password',
         eb.case().when('o.totp_secret', 'is not', null).then(1).else(0).end().as('totp_enrolled'),
+        eb
+          .selectFrom('operator_passkeys as p')
+          .select((sub) => sub.fn.countAll<number>().as('count'))
+          .whereRef('p.operator_id', '=', 'o.id')
+          .as('passkeys'),
       ])
       .where('s.token_hash', '=', tokenHash)
       .where('s.expires_at', '>', now)
@@ -261,5 +383,17 @@ export class OperatorsRepository {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Tokens not revoked (or the one of `id`), oldest first, with their makers' emails; never their hashes. */
+  listLiveApiTokens(id?: number) {
+    let query = this.db
+      .selectFrom('api_tokens as t')
+      .innerJoin('operators as o', 'o.id', 't.created_by')
+      .select(['t.id', 't.name', 't.role', 't.created_by', 't.created_at', 't.last_used_at', 'o.email'])
+      .where('t.revoked_at', 'is', null)
+      .orderBy('t.id');
+    if (id !== undefined) query = query.where('t.id', '=', id);
+    return query.execute();
   }
 }

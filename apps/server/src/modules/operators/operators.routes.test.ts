@@ -115,7 +115,7 @@ describe.each(DATABASES)('operators’ sign-in and sessions on %s', (database) =
     );
     expect((await changePassword(client, owner.password)).body).toMatchObject({
       code: 0,
-      data: { next: 'enrol-totp' },
+      data: { next: 'enrol-second-factor' },
     });
     expectError(await client.get('/api/operators'), 'FORBIDDEN');
 
@@ -167,7 +167,7 @@ describe.each(DATABASES)('operators’ sign-in and sessions on %s', (database) =
     expectError(await client.get('/api/session'), 'UNAUTHORIZED');
     expect((await client.signIn(owner.email, NEW_PASSWORD)).body).toMatchObject({
       code: 0,
-      data: { next: 'enrol-totp' },
+      data: { next: 'enrol-second-factor' },
     });
     expectError(await client.get('/api/operators'), 'FORBIDDEN');
     await enrol(client);

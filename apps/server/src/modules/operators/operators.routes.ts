@@ -1,11 +1,18 @@
 import {
+  ADMIN_PENDING_SIGN_IN_COOKIE,
   ADMIN_SESSION_COOKIE,
   adminAddOperator,
+  adminAddPasskey,
+  adminBeginPasskeyRegistration,
+  adminBeginPasskeySignIn,
   adminBeginTotp,
   adminChangePassword,
   adminConfirmTotp,
   adminGetOperators,
+  adminGetPasskeys,
   adminGetSession,
+  adminPasskeySignIn,
+  adminRemovePasskey,
   adminResetOperatorPassword,
   adminSignIn,
   adminSignOut,
@@ -17,14 +24,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
-import { SESSION_MAX_MS } from './operators.service.js';
-import { sessionCookieOf } from './session-cookie.js';
+import { PENDING_SIGN_IN_TTL_MS, SESSION_MAX_MS } from './operators.service.js';
+import { pendingSignInCookieOf, sessionCookieOf } from './session-cookie.js';
 
 /** Per-IP limits (requests per window); the per-account lock lives in the service. */
 export const OPERATOR_IP_LIMITS = {
   signIn: { max: 20, timeWindow: 60_000 },
   password: { max: 10, timeWindow: 10 * 60_000 },
   totp: { max: 20, timeWindow: 10 * 60_000 },
+  passkey: { max: 20, timeWindow: 10 * 60_000 },
 } as const;
 
 export type OperatorsRoutesOptions = { adminPath: string; ownOrigin: string };
@@ -37,20 +45,41 @@ export default async function operatorsRoutes(
   const session = { onRequest: fastify.authenticateOperator };
   const owners = { onRequest: fastify.operatorCan('operators.manage') };
 
-  /** The session cookie: out of scripts' reach, never sent from another site, only to the console's own paths. */
-  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string | undefined) => {
-    const cookie = stringifySetCookie({
-      name: ADMIN_SESSION_COOKIE,
+  /** The console's cookies: out of scripts' reach, never sent from another site, only to the console's own paths. */
+  const cookieOf = (request: FastifyRequest, name: string, token: string | undefined, maxAgeMs: number) =>
+    stringifySetCookie({
+      name,
       value: token ?? '',
       httpOnly: true,
       sameSite: 'strict',
       path: adminPath,
       secure: request.protocol === 'https',
-      maxAge: token ? SESSION_MAX_MS / 1000 : 0,
+      maxAge: token ? maxAgeMs / 1000 : 0,
     });
-    reply.header('set-cookie', cookie);
+
+  /** Sets (or with no token, clears) the session cookie; a sign-in waiting for its passkey ends either way. */
+  const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string | undefined) => {
+    reply.header('set-cookie', [
+      cookieOf(request, ADMIN_SESSION_COOKIE, token, SESSION_MAX_MS),
+      cookieOf(request, ADMIN_PENDING_SIGN_IN_COOKIE, undefined, 0),
+    ]);
     reply.header('cache-control', 'no-store');
   };
+
+  /** A page of another site must not sign the browser in to an account of its choosing (login CSRF). */
+  const sameOriginSignIn = async (request: FastifyRequest) => {
+    const { origin } = request.headers;
+    if (origin !== undefined && origin !== ownOrigin) throw new AppError('FORBIDDEN');
+  };
+
+  /** The sign-in waiting for a passkey, from its cookie: 401 without one. */
+  const pendingSignIn = (request: FastifyRequest) => {
+    const pending = pendingSignInCookieOf(request);
+    if (!pending) throw new AppError('UNAUTHORIZED');
+    return pending;
+  };
+
+  const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
 
   /** Only a session (not an API token) has a password and an authenticator of its own to change. */
   const sessionOnly = (request: FastifyRequest) => {
@@ -61,16 +90,40 @@ export default async function operatorsRoutes(
   app.route({
     ...routeOf(adminSignIn),
     config: { rateLimit: OPERATOR_IP_LIMITS.signIn },
-    // A page of another site must not sign the browser in to an account of its choosing (login CSRF).
-    onRequest: async (request: FastifyRequest) => {
-      const { origin } = request.headers;
-      if (origin !== undefined && origin !== ownOrigin) throw new AppError('FORBIDDEN');
-    },
+    onRequest: sameOriginSignIn,
     handler: async (request, reply) => {
-      const { token, next } = await fastify.operators.signIn(request.body, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
+      const result = await fastify.operators.signIn(request.body, clientOf(request));
+      if ('pending' in result) {
+        // The password was right: the cookie names the sign-in that waits for a passkey (or the code, sent again).
+        reply.header(
+          'set-cookie',
+          cookieOf(request, ADMIN_PENDING_SIGN_IN_COOKIE, result.pending, PENDING_SIGN_IN_TTL_MS),
+        );
+        reply.header('cache-control', 'no-store');
+        throw new AppError('SECOND_FACTOR_REQUIRED', { factors: result.factors });
+      }
+      setSessionCookie(request, reply, result.token);
+      return ok(request, { next: result.next });
+    },
+  });
+
+  app.route({
+    ...routeOf(adminBeginPasskeySignIn),
+    config: { rateLimit: OPERATOR_IP_LIMITS.passkey },
+    onRequest: sameOriginSignIn,
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(request, { options: await fastify.operators.beginPasskeySignIn(pendingSignIn(request)) });
+    },
+  });
+
+  app.route({
+    ...routeOf(adminPasskeySignIn),
+    config: { rateLimit: OPERATOR_IP_LIMITS.passkey },
+    onRequest: sameOriginSignIn,
+    handler: async (request, reply) => {
+      const pending = pendingSignIn(request);
+      const { token, next } = await fastify.operators.finishPasskeySignIn(pending, request.body, clientOf(request));
       setSessionCookie(request, reply, token);
       return ok(request, { next });
     },
@@ -123,6 +176,39 @@ export default async function operatorsRoutes(
     handler: async (request) => {
       const next = await fastify.operators.confirmTotp(sessionOnly(request), request.body.code);
       return ok(request, { next });
+    },
+  });
+
+  app.route({
+    ...routeOf(adminGetPasskeys),
+    ...session,
+    handler: async (request) => ok(request, { passkeys: await fastify.operators.listPasskeys(sessionOnly(request)) }),
+  });
+
+  app.route({
+    ...routeOf(adminBeginPasskeyRegistration),
+    ...session,
+    config: { rateLimit: OPERATOR_IP_LIMITS.passkey },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(request, { options: await fastify.operators.beginPasskeyRegistration(sessionOnly(request)) });
+    },
+  });
+
+  app.route({
+    ...routeOf(adminAddPasskey),
+    ...session,
+    config: { rateLimit: OPERATOR_IP_LIMITS.passkey },
+    handler: async (request) =>
+      ok(request, await fastify.operators.addPasskey(sessionOnly(request), request.body, request.audit)),
+  });
+
+  app.route({
+    ...routeOf(adminRemovePasskey),
+    ...session,
+    handler: async (request) => {
+      await fastify.operators.removePasskey(sessionOnly(request), request.params.id, request.audit);
+      return ok(request, null);
     },
   });
 

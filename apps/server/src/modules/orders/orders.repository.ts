@@ -63,8 +63,26 @@ const COLUMNS = [
 
 export type OrderFilter = { userId?: number; status?: OrderStatus; limit?: number };
 
+/**
+ * The operators' filters. `timedOutAt`: an unpaid order past its due time counts as timed out whether or not the job
+ * has moved it, so that `timeout` finds it and `waiting` or `paying` leave it out.
+ */
+export type OrderPageFilter = {
+  status?: OrderStatus;
+  currency?: string;
+  gateway?: string;
+  from?: number;
+  to?: number;
+  userId?: number;
+  /** Orders older than this one (creation time, then id): the keyset of the next page. */
+  before?: { createdAt: number; id: number };
+  limit: number;
+  timedOutAt: number;
+};
+
 /** The most orders a list holds, a customer's own included. */
 const LIST_LIMIT = 500;
+const UNPAID_OPEN: readonly OrderStatus[] = ['waiting', 'paying'];
 
 export class OrdersRepository {
   constructor(private readonly db: Executor) {}
@@ -119,6 +137,38 @@ export class OrdersRepository {
   }
 
   /**
+   * A page of orders, newest first, by keyset rather than offset so that a late page costs what the first does; each
+   * filter has an index led by its column and followed by the creation time (migration 0013).
+   */
+  page(filter: OrderPageFilter): Promise<OrderRow[]> {
+    const { status, timedOutAt: now } = filter;
+    let query = this.db
+      .selectFrom('orders')
+      .select(COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit);
+    if (status === 'timeout') {
+      query = query.where((eb) =>
+        eb.or([eb('status', '=', 'timeout'), eb.and([eb('status', 'in', [...UNPAID_OPEN]), eb('due_at', '<=', now)])]),
+      );
+    } else if (status !== undefined) {
+      query = query.where('status', '=', status);
+      if (UNPAID_OPEN.includes(status)) query = query.where('due_at', '>', now);
+    }
+    if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
+    if (filter.gateway !== undefined) query = query.where('gateway', '=', filter.gateway);
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+    const { before } = filter;
+    if (before) {
+      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before.createdAt, before.id)));
+    }
+    return query.execute() as Promise<OrderRow[]>;
+  }
+
+  /**
    * Moves an order from one of the allowed statuses to another in one conditional update, so that of two racing
    * changes only one applies. Returns the changed order, or undefined when none matched.
    */
@@ -158,5 +208,45 @@ export class OrdersRepository {
     if (scope) query = query.where('user_id', '=', scope.userId).where('plan_id', '=', scope.planId);
     const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  // The console's overview (read only).
+
+  /**
+   * The amounts of the orders paid since each of `since` and still paid (not refunded or charged back), per currency
+   * and decimals: a paid order's `updated_at` is when it was paid, as no move leaves `success` but a reversal.
+   */
+  async paidTotals(since: number[]): Promise<Array<{ currency: string; decimals: number; totals: number[] }>> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(['currency', 'decimals'])
+      .select((eb) =>
+        since.map((start, index) =>
+          eb.fn
+            .sum<number | string>(eb.case().when('updated_at', '>=', start).then(eb.ref('amount_minor')).else(0).end())
+            .as(`total${index}`),
+        ),
+      )
+      .where('status', '=', 'success')
+      .where('updated_at', '>=', Math.min(...since))
+      .groupBy(['currency', 'decimals'])
+      .orderBy('currency')
+      .execute();
+    return rows.map((row) => ({
+      currency: row.currency,
+      decimals: row.decimals,
+      totals: since.map((_, index) => Number((row as Record<string, unknown>)[`total${index}`])),
+    }));
+  }
+
+  /** How many of the orders made since `since` are in each status that has any. */
+  async countByStatusSince(since: number): Promise<Array<{ status: OrderStatus; count: number }>> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .select((eb) => ['status', eb.fn.countAll().as('count')])
+      .where('created_at', '>=', since)
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status as OrderStatus, count: Number(row.count) }));
   }
 }

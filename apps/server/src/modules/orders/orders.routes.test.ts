@@ -228,10 +228,10 @@ describe.each(DATABASES)('orders on %s', (database) => {
     );
     expect(await packagesOf(buyer.userId)).toHaveLength(1);
 
-    const refunded = await app.app.orders.refund(approved);
-    expect(refunded?.status).toBe('refunded');
-    expect(await app.app.orders.refund(approved)).toBeUndefined();
-    expect(await app.app.orders.chargeback(approved)).toBeUndefined();
+    const refunded = await app.app.payments.refund(approved);
+    expect(refunded.status).toBe('refunded');
+    await expect(app.app.payments.refund(approved)).rejects.toMatchObject({ key: 'ORDER_NOT_PAID' });
+    await expect(app.app.payments.chargeback(approved)).rejects.toMatchObject({ key: 'ORDER_NOT_PAID' });
     const [ended] = await app.app.db
       .selectFrom('user_packages')
       .selectAll()
@@ -247,7 +247,7 @@ describe.each(DATABASES)('orders on %s', (database) => {
     await buyer.sandbox(first, 'approve');
     const second = await placed(buyer, seeded.monthly, { force: '1' });
     await buyer.sandbox(second, 'approve');
-    await app.app.orders.chargeback(first);
+    await app.app.payments.chargeback(first);
     const live = (await packagesOf(buyer.userId)).filter((pkg) => pkg.ended_at === null);
     expect(live).toHaveLength(1);
     expect(live[0]!.starts_at).toBeLessThanOrEqual(app.clock.now());

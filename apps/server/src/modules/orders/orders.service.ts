@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
+  type AdminOrder,
+  type AdminOrdersQuery,
   ORDER_NO_PATTERN,
   ORDER_STATUSES,
   type Order,
@@ -10,6 +12,8 @@ import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickLanguage } from '../../lib/localized.js';
 import { toMajor } from '../../lib/money.js';
+import { startOfUtcDays } from '../../lib/utc-days.js';
+import { createUsersService, type UsersService } from '../auth/users.service.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { SubscriptionService } from '../subscription/subscription.service.js';
 import { type OrderFilter, type OrderRow, OrdersRepository } from './orders.repository.js';
@@ -48,9 +52,14 @@ export type OrdersDeps = {
   repository: OrdersRepository;
   catalog: CatalogService;
   subscriptions: SubscriptionService;
+  /** The customers' accounts: an order names its customer's email, and operators find orders by it. */
+  users: UsersService;
   now: () => number;
   timeoutMs: number;
 };
+
+/** What operators filter orders by (the console's query; the command line passes the same). */
+export type OrdersPageQuery = Omit<AdminOrdersQuery, 'limit'> & { limit: number };
 
 /** A UTC timestamp to the second followed by 10 random digits: sortable by time, not guessable. */
 export function newOrderNo(now: number): string {
@@ -63,7 +72,7 @@ export function createOrdersService(
   db: Executor,
   deps: Pick<OrdersDeps, 'catalog' | 'subscriptions' | 'now' | 'timeoutMs'>,
 ): OrdersService {
-  return new OrdersService({ db, repository: new OrdersRepository(db), ...deps });
+  return new OrdersService({ db, repository: new OrdersRepository(db), users: createUsersService(db), ...deps });
 }
 
 export class OrdersService {
@@ -225,26 +234,74 @@ export class OrdersService {
     return row;
   }
 
-  // Operator side (the admin command line).
+  // Operator side: the console and the admin command line.
 
-  async adminList(filter: OrderFilter): Promise<OrderRow[]> {
+  /**
+   * A page of orders, newest first, and the cursor of the next page (null at the end). A customer given by an email
+   * no account has finds nothing.
+   */
+  async adminPage(query: OrdersPageQuery): Promise<{ rows: OrderRow[]; next: string | null }> {
+    let { userId } = query;
+    if (query.email !== undefined) {
+      const owner = await this.deps.users.findUserIdByEmail(query.email);
+      if (owner === undefined || (userId !== undefined && userId !== owner)) return { rows: [], next: null };
+      userId = owner;
+    }
+    const [createdAt, id] = query.cursor?.split('.').map(Number) ?? [];
+    const rows = await this.deps.repository.page({
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.currency !== undefined ? { currency: query.currency.toUpperCase() } : {}),
+      ...(query.gateway !== undefined ? { gateway: query.gateway } : {}),
+      ...(query.from !== undefined ? { from: query.from } : {}),
+      ...(query.to !== undefined ? { to: query.to } : {}),
+      ...(userId !== undefined ? { userId } : {}),
+      ...(createdAt !== undefined && id !== undefined ? { before: { createdAt, id } } : {}),
+      limit: query.limit,
+      timedOutAt: this.deps.now(),
+    });
+    const last = rows.length === query.limit ? rows.at(-1) : undefined;
+    return { rows, next: last ? `${last.created_at}.${last.id}` : null };
+  }
+
+  /** A customer's latest orders, or those in a status (a customer's page in the console). */
+  adminList(filter: OrderFilter): Promise<OrderRow[]> {
     return this.deps.repository.list(filter);
   }
 
   adminFind(no: string): Promise<OrderRow | undefined> {
-    return this.deps.repository.findByNo(no);
+    return ORDER_NO_PATTERN.test(no) ? this.deps.repository.findByNo(no) : Promise.resolve(undefined);
   }
 
-  /** An operator who saw the money arrive marks an unpaid or lapsed order paid. */
-  markPaid(no: string): Promise<OrderRow | undefined> {
-    return this.#move(this.deps.db, { no }, 'success');
+  /** Orders as operators see them, with their customers' emails (null for an account since deleted). */
+  async adminViews(rows: OrderRow[], language: RequestLanguage): Promise<AdminOrder[]> {
+    const emails = await this.deps.users.emailsOf(rows.map((row) => row.user_id));
+    return rows.map((row) => ({
+      no: row.no,
+      status: this.statusOf(row),
+      customer: { id: row.user_id, email: emails.get(row.user_id) ?? null },
+      plan: { id: row.plan_id, name: pickLanguage(row.plan_names, language) },
+      package: { id: row.package_id, label: row.package_label, days: row.days, trafficBytes: row.traffic_bytes },
+      amount: toMajor(row.amount_minor, row.decimals),
+      currency: row.currency,
+      gateway: row.gateway,
+      paymentRef: row.payment_ref,
+      createdAt: row.created_at,
+    }));
   }
 
-  refund(no: string): Promise<OrderRow | undefined> {
-    return this.#move(this.deps.db, { no }, 'refunded');
+  // The console's overview (read only).
+
+  /** Per currency, the amounts of the orders paid in each of the last `days` UTC days and not refunded since. */
+  paidTotals(days: number[]): Promise<Array<{ currency: string; decimals: number; totals: number[] }>> {
+    const now = this.deps.now();
+    return this.deps.repository.paidTotals(days.map((count) => startOfUtcDays(now, count)));
   }
 
-  chargeback(no: string): Promise<OrderRow | undefined> {
-    return this.#move(this.deps.db, { no }, 'rejected');
+  /** How many of the orders made in the last `days` UTC days are in each status, every status listed. */
+  async countByStatusInDays(days: number): Promise<Record<OrderStatus, number>> {
+    const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
+    const rows = await this.deps.repository.countByStatusSince(startOfUtcDays(this.deps.now(), days));
+    for (const row of rows) counts[row.status] = row.count;
+    return counts;
   }
 }

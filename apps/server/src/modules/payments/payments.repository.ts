@@ -62,6 +62,21 @@ export class PaymentsRepository {
     return query.orderBy('id').execute();
   }
 
+  /** An order's events in the order they were received (by the index on the order and the id, migration 0013). */
+  eventsOf(orderId: number): Promise<Array<Selectable<PaymentEventsTable>>> {
+    return this.db
+      .selectFrom('payment_events')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async deleteEvent(eventId: number): Promise<void> {
+    await this.db.deleteFrom('payment_events').where('id', '=', eventId).execute();
+  }
+
   async markApplied(eventId: number): Promise<void> {
     await this.db.updateTable('payment_events').set({ applied: 1 }).where('id', '=', eventId).execute();
   }

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkout, PaymentMethod, RequestLanguage, SandboxAction } from '@mutenet/contract';
+import type {
+  AdminOrderDetail,
+  AdminPaymentEvent,
+  Checkout,
+  PaymentMethod,
+  RequestLanguage,
+  SandboxAction,
+} from '@mutenet/contract';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickLanguage } from '../../lib/localized.js';
-import { parseMajor } from '../../lib/money.js';
-import type { OrderRow, OrdersService } from '../orders/orders.service.js';
+import { parseMajor, toMajor } from '../../lib/money.js';
+import type { AuditHook } from '../audit/audit.service.js';
+import type { GatewayOutcome, OrderRow, OrdersService } from '../orders/orders.service.js';
 import {
   GatewayUnavailable,
   NotificationRejected,
@@ -39,6 +47,20 @@ export type Applied = { status: string; duplicate: boolean; applied: boolean };
 
 /** A refund the gateway did not take, or cannot be asked for: the order is left as it was. */
 export class RefundFailed extends Error {}
+
+/**
+ * The gateway of the changes an operator makes by hand (mark paid, refund, chargeback): each is recorded as this
+ * gateway's event, beside the gateways' own, with an id per order and change, so that it applies once.
+ */
+export const OPERATOR_GATEWAY = 'manual';
+
+/** What each operator's change records, and the refusal when the order's status does not allow it. */
+const OPERATOR_CHANGES = {
+  success: { action: 'order.markPaid', refusal: 'ORDER_NOT_UNPAID' },
+  refunded: { action: 'order.refund', refusal: 'ORDER_NOT_PAID' },
+  rejected: { action: 'order.chargeback', refusal: 'ORDER_NOT_PAID' },
+} as const;
+type OperatorOutcome = keyof typeof OPERATOR_CHANGES;
 
 /** A started payment is first asked about this long after it starts: its notification normally comes first. */
 export const RECONCILE_AFTER_MS = 3 * 60_000;
@@ -272,40 +294,131 @@ export class PaymentsService {
     return changed;
   }
 
+  // Operator side: the console and the admin command line.
+
+  /** An order with its events, oldest first, and when its payment was applied; NOT_FOUND for an unknown number. */
+  async orderDetail(no: string, language: RequestLanguage): Promise<AdminOrderDetail> {
+    const { orders, repository } = this.deps;
+    const row = await orders.adminFind(no);
+    if (!row) throw new AppError('NOT_FOUND');
+    const [order] = await orders.adminViews([row], language);
+    const events: AdminPaymentEvent[] = (await repository.eventsOf(row.id)).map((event) => ({
+      gateway: event.gateway,
+      eventId: event.event_id,
+      outcome: event.outcome,
+      amount: event.amount_minor === null ? null : toMajor(event.amount_minor, row.decimals),
+      currency: event.currency,
+      applied: event.applied === 1,
+      receivedAt: event.created_at,
+    }));
+    const paid = events.findLast((event) => event.applied && event.outcome === 'success');
+    return { order: order!, paidAt: paid?.receivedAt ?? null, events };
+  }
+
+  /**
+   * The operator saw the money arrive: an unpaid order (also one timed out, cancelled or failed) turns `success` and
+   * its package starts or queues, exactly as a gateway's success. Once: ORDER_NOT_UNPAID for a paid order, also for
+   * the second of two parallel calls.
+   */
+  markPaid(no: string, audit?: AuditHook): Promise<OrderRow> {
+    return this.#byOperator(no, 'success', audit);
+  }
+
+  /** A chargeback (a dispute the customer won) of a paid order: it turns `rejected` and its package ends now. */
+  chargeback(no: string, audit?: AuditHook): Promise<OrderRow> {
+    return this.#byOperator(no, 'rejected', audit);
+  }
+
   /**
    * The operator refunds a paid order: through the gateway that took the money first, then the package ends. An order
    * marked paid by hand (no gateway payment), or one whose money went back outside the panel (`atGateway: false`),
-   * just ends its package. Undefined when the order is not paid.
+   * just ends its package. ORDER_NOT_PAID when it is not paid, or another refund of it was made or is under way;
+   * `RefundFailed` (nothing changed) when the gateway does not take it.
    */
-  async refund(no: string, { atGateway = true } = {}): Promise<OrderRow | undefined> {
-    const { orders } = this.deps;
+  async refund(no: string, { atGateway = true } = {}, audit?: AuditHook): Promise<OrderRow> {
+    const { orders, repository } = this.deps;
     const row = await orders.adminFind(no);
-    if (row?.status !== 'success') return undefined;
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status !== 'success') throw new AppError('ORDER_NOT_PAID');
+    // The refund's event is recorded (committed) before the gateway is asked: of two refunds at once only the one
+    // that recorded it asks, so that the money goes back once. It is removed again when the gateway refuses.
+    const claim = await repository.insertEvent(this.#operatorEvent(row, 'refunded'), this.deps.now());
+    if (claim === undefined) throw new AppError('ORDER_NOT_PAID');
     if (atGateway && row.gateway && row.payment_ref && row.gateway !== 'sandbox') {
-      const gateway = this.gateway(row.gateway);
-      if (!gateway) {
-        throw new RefundFailed(
-          `order ${no} was paid through ${row.gateway}, which is not configured here: configure it to refund, or ` +
-            'refund in its dashboard and record the refund as made already',
-        );
-      }
       try {
-        await gateway.refund({
-          orderNo: row.no,
-          paymentRef: row.payment_ref,
-          amountMinor: row.amount_minor,
-          decimals: row.decimals,
-          currency: row.currency,
-        });
+        await this.#refundAtGateway(row, row.gateway, row.payment_ref);
       } catch (error) {
-        if (!(error instanceof GatewayUnavailable)) throw error;
-        throw new RefundFailed(
-          `${row.gateway} did not take the refund of order ${no} (${error.message}): nothing changed`,
-        );
+        await repository.deleteEvent(claim);
+        throw error;
       }
     }
-    // The gateway's own notification of the refund may have ended the package already.
-    const refunded = (await orders.refund(no)) ?? (await orders.adminFind(no));
-    return refunded?.status === 'refunded' ? refunded : undefined;
+    return this.#byOperator(no, 'refunded', audit, claim);
+  }
+
+  async #refundAtGateway(row: OrderRow, gatewayId: string, paymentRef: string): Promise<void> {
+    const gateway = this.gateway(gatewayId);
+    if (!gateway) {
+      throw new RefundFailed(
+        `order ${row.no} was paid through ${gatewayId}, which is not configured here: configure it to refund, or ` +
+          'refund in its dashboard and record the refund as made already',
+      );
+    }
+    try {
+      await gateway.refund({
+        orderNo: row.no,
+        paymentRef,
+        amountMinor: row.amount_minor,
+        decimals: row.decimals,
+        currency: row.currency,
+      });
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailable)) throw error;
+      throw new RefundFailed(
+        `${gatewayId} did not take the refund of order ${row.no} (${error.message}): nothing changed`,
+      );
+    }
+  }
+
+  #operatorEvent(row: OrderRow, outcome: OperatorOutcome) {
+    return {
+      gateway: OPERATOR_GATEWAY,
+      event_id: `${outcome}-${row.no}`,
+      order_id: row.id,
+      outcome,
+      amount_minor: row.amount_minor,
+      currency: row.currency,
+      applied: 0,
+      payment_ref: null,
+    };
+  }
+
+  /**
+   * Records the operator's change as an event and moves the order in one transaction, with its audit entry; a refusal
+   * rolls it all back. `claimed`: the refund's event, recorded before the gateway was asked.
+   */
+  async #byOperator(no: string, outcome: OperatorOutcome, audit?: AuditHook, claimed?: number): Promise<OrderRow> {
+    const { orders } = this.deps;
+    const { action, refusal } = OPERATOR_CHANGES[outcome];
+    const changed = await inTransaction(this.deps.db, async (tx) => {
+      const row = await orders.findForPayment(tx, no);
+      if (!row) throw new AppError('NOT_FOUND');
+      const repository = this.deps.repository.with(tx);
+      const recorded = claimed ?? (await repository.insertEvent(this.#operatorEvent(row, outcome), this.deps.now()));
+      const paidBy = { gateway: OPERATOR_GATEWAY, paymentRef: null };
+      let moved = recorded === undefined ? undefined : await orders.applyOutcome(tx, row.id, outcome, paidBy);
+      // The gateway's own notification of a refund it just took may have ended the package already.
+      if (!moved && claimed !== undefined && row.status === outcome) moved = row;
+      if (!moved || recorded === undefined) throw new AppError(refusal);
+      await repository.markApplied(recorded);
+      await audit?.(tx, {
+        action,
+        target: { type: 'order', id: row.no },
+        before: { status: orders.statusOf(row) },
+        after: { status: moved.status },
+      });
+      return moved;
+    });
+    await orders.packagesChanged(outcome satisfies GatewayOutcome);
+    return changed;
   }
 }

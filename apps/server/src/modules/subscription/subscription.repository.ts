@@ -311,14 +311,21 @@ export class SubscriptionRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Raises the allowance of the user's running package by `bytes`; false when nothing runs. */
-  async raiseRunningAllowance(userId: number, bytes: number, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('user_packages')
-      .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
+  /** The package running now for the user, if any. */
+  runningPackage(userId: number, now: number): Promise<Pick<UserPackageRow, 'id' | 'traffic_total'> | undefined> {
+    return this.db
+      .selectFrom('user_packages')
+      .select(['id', 'traffic_total'])
       .where('id', '=', runningPackageId(this.db, userId, now))
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  }
+
+  async raiseAllowance(packageId: number, bytes: number): Promise<void> {
+    await this.db
+      .updateTable('user_packages')
+      .set((eb) => ({ traffic_total: eb('traffic_total', '+', bytes) }))
+      .where('id', '=', packageId)
+      .execute();
   }
 
   async reschedule(id: number, startsAt: number, endsAt: number): Promise<void> {
@@ -327,6 +334,19 @@ export class SubscriptionRepository {
       .set({ starts_at: startsAt, ends_at: endsAt })
       .where('id', '=', id)
       .execute();
+  }
+  // The console's overview (read only).
+
+  /** Customers with a package running at `now`: started, not past its end, not ended by a refund or chargeback. */
+  async countCustomersRunning(now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('user_packages')
+      .select((eb) => eb.fn.count('user_id').distinct().as('count'))
+      .where('ended_at', 'is', null)
+      .where('ends_at', '>', now)
+      .where('starts_at', '<=', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 }
 

@@ -9,6 +9,7 @@ import { type Executor, inTransaction } from '../../db/transaction.js';
 import { type Localized, pickLanguage } from '../../lib/localized.js';
 import { hashToken } from '../../lib/secrets.js';
 import type { Store } from '../../plugins/app/store.js';
+import type { AuditHook } from '../audit/audit.service.js';
 import {
   type PackageCounters,
   PERIOD_MS,
@@ -107,10 +108,22 @@ export class SubscriptionService {
     return `${this.deps.publicUrl}${SUBSCRIPTION_PATH_PREFIX}/${await this.#token(userId, nonce)}`;
   }
 
-  /** A new link (the old one stops at once) and a new proxy UUID (nodes drop the old one at their next pull). */
-  async reset(userId: number): Promise<void> {
+  /**
+   * A new link (the old one stops at once) and a new proxy UUID (nodes drop the old one at their next pull). The
+   * audit records that the link was reset, never the token or the UUID.
+   */
+  async reset(userId: number, audit?: AuditHook): Promise<void> {
     const nonce = randomBytes(12).toString('base64url');
-    await this.repository.setSubscription(userId, nonce, hashToken(await this.#token(userId, nonce)), randomUUID());
+    const tokenHash = hashToken(await this.#token(userId, nonce));
+    await inTransaction(this.deps.db, async (tx) => {
+      await this.repository.with(tx).setSubscription(userId, nonce, tokenHash, randomUUID());
+      await audit?.(tx, {
+        action: 'customer.resetSubscription',
+        target: { type: 'customer', id: userId },
+        before: null,
+        after: { subscriptionReset: true },
+      });
+    });
     await this.touchUsers();
   }
 
@@ -258,18 +271,46 @@ export class SubscriptionService {
    * Gives the customer `days` more: the running package ends that much later and the queued ones move after it.
    * False when the customer has no live package.
    */
-  async addDays(userId: number, days: number): Promise<boolean> {
-    const moved = await this.repository.extendLive(userId, days * DAY_MS, this.now());
-    if (moved > 0) await this.touchUsers();
-    return moved > 0;
+  async addDays(userId: number, days: number, audit?: AuditHook): Promise<boolean> {
+    const now = this.now();
+    const moved = await inTransaction(this.deps.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      await repository.lockUser(userId);
+      const [first] = await repository.livePackages(userId, now);
+      if (!first) return false;
+      await repository.extendLive(userId, days * DAY_MS, now);
+      await audit?.(tx, {
+        action: 'customer.addDays',
+        target: { type: 'customer', id: userId },
+        before: { packageId: first.id, endsAt: first.ends_at },
+        after: { packageId: first.id, endsAt: first.ends_at + days * DAY_MS },
+      });
+      return true;
+    });
+    if (moved) await this.touchUsers();
+    return moved;
   }
 
   /**
    * Raises the allowance of the running package by `bytes` (for a durational package, of every period); a customer
    * who had used it up is served again. False when nothing runs.
    */
-  async addAllowance(userId: number, bytes: number): Promise<boolean> {
-    const raised = await this.repository.raiseRunningAllowance(userId, bytes, this.now());
+  async addAllowance(userId: number, bytes: number, audit?: AuditHook): Promise<boolean> {
+    const now = this.now();
+    const raised = await inTransaction(this.deps.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      await repository.lockUser(userId);
+      const running = await repository.runningPackage(userId, now);
+      if (!running) return false;
+      await repository.raiseAllowance(running.id, bytes);
+      await audit?.(tx, {
+        action: 'customer.addTraffic',
+        target: { type: 'customer', id: userId },
+        before: { packageId: running.id, trafficTotal: running.traffic_total },
+        after: { packageId: running.id, trafficTotal: running.traffic_total + bytes },
+      });
+      return true;
+    });
     if (raised) await this.touchUsers();
     return raised;
   }
@@ -285,6 +326,12 @@ export class SubscriptionService {
       if (pkg.starts_at !== cursor) await repository.reschedule(pkg.id, cursor, cursor + (pkg.ends_at - pkg.starts_at));
       cursor += pkg.ends_at - pkg.starts_at;
     }
+  }
+  // The console's overview (read only).
+
+  /** Customers with a package running now (its allowance used up or not). */
+  countCustomersRunning(): Promise<number> {
+    return this.repository.countCustomersRunning(this.now());
   }
 }
 

@@ -103,6 +103,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
     WEB_DIST_DIR: optional(z.string()),
+    CONSOLE_DIST_DIR: optional(z.string()),
     ORDER_TIMEOUT_SECONDS: z.coerce
       .number()
       .int()
@@ -225,6 +226,8 @@ export type Config = {
   logLevel: string;
   trustProxy: boolean;
   webDistDir: string;
+  /** The operator console's build (`vite.console.config.ts`), served under `adminPath`. */
+  consoleDistDir: string;
   orderTimeoutMs: number;
   payments: PaymentsConfig;
   /** Where the operator console and its API are served (`ADMIN_PATH`, one segment, no trailing slash). */
@@ -238,6 +241,7 @@ export class ConfigError extends Error {}
 const isTrue = (flag: string) => flag === 'true' || flag === '1';
 
 const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../../web/dist');
+const DEFAULT_CONSOLE_DIST = path.resolve(import.meta.dirname, '../../../../web/console/dist');
 
 function gatewayConfigured(id: PaymentGatewayId, env: Record<string, unknown>): boolean {
   switch (id) {
@@ -322,6 +326,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     trustProxy: isTrue(env.TRUST_PROXY),
     webDistDir: path.resolve((env.WEB_DIST_DIR as string | undefined) ?? DEFAULT_WEB_DIST),
+    consoleDistDir: path.resolve((env.CONSOLE_DIST_DIR as string | undefined) ?? DEFAULT_CONSOLE_DIST),
     orderTimeoutMs: env.ORDER_TIMEOUT_SECONDS * 1000,
     payments: paymentsConfig(env as Record<string, unknown>, env.NODE_ENV),
     adminPath: env.ADMIN_PATH,

@@ -3,7 +3,7 @@ import { consoleArea } from './area.js';
 
 const ADMIN = '/admin/api';
 
-/** The operator's own session, the owners' operators API and the audit log. */
+/** The operator's own session and passkeys, the owners' operators API and the audit log. */
 export const operatorsArea = consoleArea({
   async targets(app, unique) {
     const { operator } = await app.app.operators.add(`target.${unique}@example.com`, 'support');
@@ -24,6 +24,39 @@ export const operatorsArea = consoleArea({
     [`POST ${ADMIN}/session/totp/confirm`]: {
       permission: null,
       call: () => ({ method: 'POST', path: '/api/session/totp/confirm', json: { code: '123456' } }),
+    },
+    // The operator's own passkeys. A registration needs the options of the caller's own session, made by no target:
+    // the add is written with a browser's answer of the right shape, which a session that got through would have
+    // verified (and refused as PASSKEY_INVALID); the removal names a passkey id, the caller's own being the only
+    // ones it could remove.
+    [`GET ${ADMIN}/session/passkeys`]: {
+      permission: null,
+      call: () => ({ method: 'GET', path: '/api/session/passkeys' }),
+    },
+    [`POST ${ADMIN}/session/passkeys/options`]: {
+      permission: null,
+      call: () => ({ method: 'POST', path: '/api/session/passkeys/options' }),
+    },
+    [`POST ${ADMIN}/session/passkeys`]: {
+      permission: null,
+      call: () => ({
+        method: 'POST',
+        path: '/api/session/passkeys',
+        json: {
+          name: 'Intruder',
+          response: {
+            id: 'AAAA',
+            rawId: 'AAAA',
+            type: 'public-key',
+            response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+            clientExtensionResults: {},
+          },
+        },
+      }),
+    },
+    [`DELETE ${ADMIN}/session/passkeys/:id`]: {
+      permission: null,
+      call: () => ({ method: 'DELETE', path: '/api/session/passkeys/1' }),
     },
     [`GET ${ADMIN}/operators`]: {
       permission: 'operators.manage',

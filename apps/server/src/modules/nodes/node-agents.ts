@@ -1,7 +1,10 @@
+import { tlsOf } from '@mutenet/contract';
 import { stringify } from 'yaml';
-import { tlsOf } from '../../modules/nodes/node-settings.js';
-import type { NodeView } from '../../modules/nodes/nodes.service.js';
-import type { Protocol } from '../../modules/nodes/proxy.model.js';
+import type { NodeSettings } from './node-settings.js';
+import type { Protocol } from './proxy.model.js';
+
+/** What the agents' entries say of a node. */
+type AgentNode = { id: number; protocol: Protocol; host: string; settings: NodeSettings };
 
 /** How long an agent waits for the node API, in seconds. */
 const TIMEOUT_SECONDS = 30;
@@ -25,7 +28,7 @@ const XRAYR_TYPES: Partial<Record<Protocol, 'V2ray' | 'Trojan' | 'Shadowsocks'>>
 };
 
 /** The certificate the agent serves: a file for TLS (REALITY borrows another site's; plain nodes need none). */
-function certFiles(node: NodeView, dir: string) {
+function certFiles(node: AgentNode, dir: string) {
   if (tlsOf(node) !== 'tls') return { CertMode: 'none' };
   return {
     CertMode: 'file',
@@ -36,7 +39,7 @@ function certFiles(node: NodeView, dir: string) {
 }
 
 /** The node's entry in the `Nodes` list of V2bX's config.json. */
-export function v2bxNode(node: NodeView, token: string, publicUrl: string) {
+export function v2bxNode(node: AgentNode, token: string, publicUrl: string) {
   return {
     Core: V2BX_CORES[node.protocol],
     ApiHost: publicUrl,
@@ -51,7 +54,7 @@ export function v2bxNode(node: NodeView, token: string, publicUrl: string) {
 }
 
 /** The node's entry in the `Nodes` list of XrayR's config.yml, or undefined for a protocol XrayR does not serve. */
-export function xrayrNode(node: NodeView, token: string, publicUrl: string) {
+export function xrayrNode(node: AgentNode, token: string, publicUrl: string) {
   const type = XRAYR_TYPES[node.protocol];
   if (!type) return undefined;
   const vless = node.protocol === 'vless';
@@ -77,7 +80,7 @@ export function xrayrNode(node: NodeView, token: string, publicUrl: string) {
 }
 
 /** What to paste into each agent's configuration, as text. */
-export function agentsText(node: NodeView, token: string, publicUrl: string): string {
+export function agentsText(node: AgentNode, token: string, publicUrl: string): string {
   const v2bx = v2bxNode(node, token, publicUrl);
   const xrayr = xrayrNode(node, token, publicUrl);
   const certificate =

@@ -1,0 +1,39 @@
+import type { Language, OperatorSession } from '@mutenet/contract';
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { LocationProbe } from '../testing/render';
+import { ALL_STRINGS } from './all-strings';
+import { ConsoleProviders, ConsoleRoutes } from './app';
+import { startConsoleI18n } from './i18n';
+
+/** The console at `path` (under its base), its strings in `language`, with a fresh query cache. */
+export async function renderConsole({ path = '/', language = 'en' as Language } = {}) {
+  await startConsoleI18n(ALL_STRINGS, language);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const user = userEvent.setup();
+  const utils = render(
+    <ConsoleProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <ConsoleRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </ConsoleProviders>,
+  );
+  return { ...utils, user, location: () => utils.getByTestId('location').textContent };
+}
+
+export function sessionOf(overrides: Partial<OperatorSession> = {}): OperatorSession {
+  return {
+    id: 1,
+    email: 'owner@example.com',
+    role: 'owner',
+    totpEnrolled: true,
+    passkeys: 0,
+    mustChangePassword: false,
+    secondFactorPending: false,
+    permissions: ['operators.manage', 'audit.read', 'tokens.manage'],
+    ...overrides,
+  };
+}
