@@ -10,6 +10,7 @@ export * from './admin/passkeys.js';
 export * from './admin/roles.js';
 export * from './admin/session.js';
 export * from './admin/tokens.js';
+export * from './amounts.js';
 export * from './auth/auth.schema.js';
 export * from './auth/change-password.js';
 export * from './auth/get-captcha.js';

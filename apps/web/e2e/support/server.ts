@@ -48,6 +48,8 @@ export async function startServer(env: Record<string, string> = {}, { database =
       LOG_LEVEL: logFile ? 'info' : 'warn',
       WEBSITE_URL: 'https://example.com/',
       APP_VERSION: '9.9.9-e2e',
+      // A console built elsewhere than its default folder (several people building it at once on one machine).
+      ...(process.env.CONSOLE_E2E_DIST ? { CONSOLE_DIST_DIR: process.env.CONSOLE_E2E_DIST } : {}),
       ...env,
     },
     stdio: ['ignore', logFile ? 'pipe' : 'inherit', logFile ? 'pipe' : 'inherit'],
@@ -59,7 +61,8 @@ export async function startServer(env: Record<string, string> = {}, { database =
     });
   }
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // A minute: the machines the tests run on are shared, and a loaded one starts the server slowly.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {

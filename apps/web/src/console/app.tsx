@@ -10,6 +10,7 @@ import { ErrorAlert } from './error-alert';
 import { consoleI18n, useText } from './i18n';
 import { type ConsoleScreen, screensFor } from './screens';
 import { ChangePasswordScreen } from './session/change-password-screen';
+import { EnrolSecondFactor } from './session/enrol-second-factor';
 import { EnrolTotp } from './session/enrol-totp';
 import { SignInScreen } from './session/sign-in-screen';
 import { SESSION_KEY, useSession } from './session/use-session';
@@ -41,7 +42,7 @@ function screenComponent(screen: ConsoleScreen) {
   return component;
 }
 
-/** What the session allows: sign in, change the one-time password, enrol an authenticator, or the console. */
+/** What the session allows: sign in, change the one-time password, enrol a second factor, or the console. */
 export function ConsoleRoutes() {
   const session = useSession();
   const screens = useMemo(() => screensFor(session.data?.permissions ?? []), [session.data]);
@@ -55,13 +56,7 @@ export function ConsoleRoutes() {
   }
   if (!session.data) return <SignInScreen />;
   if (session.data.mustChangePassword) return <ChangePasswordScreen />;
-  if (session.data.secondFactorPending) {
-    return (
-      <Stack component="main" p="md">
-        <EnrolTotp required />
-      </Stack>
-    );
-  }
+  if (session.data.secondFactorPending) return <EnrolSecondFactor />;
   const first = screens[0];
   return (
     <ConsoleShell session={session.data} screens={screens}>

@@ -12,7 +12,8 @@ export type ConsoleScreen = {
   path: string;
   /** Place in the menu, smallest first. */
   order: number;
-  permission: AdminPermission;
+  /** The permission that shows it; null for every operator (their own account's section). */
+  permission: AdminPermission | null;
   strings: AreaStrings<{ nav: string } & Record<string, string>>;
   load: () => Promise<{ default: ComponentType }>;
 };
@@ -24,5 +25,5 @@ export const SCREENS: readonly ConsoleScreen[] = Object.values(modules).sort((a,
 
 /** The sections the operator's session permits. */
 export function screensFor(permissions: readonly AdminPermission[]): ConsoleScreen[] {
-  return SCREENS.filter((screen) => permissions.includes(screen.permission));
+  return SCREENS.filter((screen) => screen.permission === null || permissions.includes(screen.permission));
 }

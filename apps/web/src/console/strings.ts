@@ -29,7 +29,6 @@ export const consoleStrings = defineStrings('console', {
     enrolTitle: 'Set up an authenticator app',
     enrolIntro:
       'Scan the code with an authenticator app (or type the key into it), then enter the six digits it shows.',
-    enrolRequired: 'Owners must use an authenticator app to sign in.',
     secretLabel: 'Key to type into the app',
     qrLabel: 'QR code of the key for an authenticator app',
     confirmCode: 'Confirm',
@@ -68,7 +67,6 @@ export const consoleStrings = defineStrings('console', {
     enrolTitle: 'Configurar um aplicativo autenticador',
     enrolIntro:
       'Leia o código com um aplicativo autenticador (ou digite a chave nele) e informe os seis dígitos que ele mostra.',
-    enrolRequired: 'Proprietários precisam de um aplicativo autenticador para entrar.',
     secretLabel: 'Chave para digitar no aplicativo',
     qrLabel: 'Código QR da chave para um aplicativo autenticador',
     confirmCode: 'Confirmar',
@@ -106,7 +104,6 @@ export const consoleStrings = defineStrings('console', {
     changePassword: '修改密码',
     enrolTitle: '设置验证器应用',
     enrolIntro: '用验证器应用扫描二维码（或手动输入密钥），然后输入它显示的六位数字。',
-    enrolRequired: '所有者必须使用验证器应用登录。',
     secretLabel: '手动输入的密钥',
     qrLabel: '供验证器应用扫描的密钥二维码',
     confirmCode: '确认',

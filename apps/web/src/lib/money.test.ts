@@ -23,4 +23,9 @@ describe('money', () => {
     expect(formatMoney(30, 'BRL', 'pt-BR', moneyDecimals(24.9, 30))).toBe('R$30,00');
     expect(formatAmount(1599, 'zh-Hans', 2)).toBe('1,599.00');
   });
+
+  it('shows every decimal of a currency with more than two, never rounding them away', () => {
+    expect(formatMoney(0.1234, 'KWD', 'en')).toBe('KWD 0.1234');
+    expect(formatMoney(12.5, 'KWD', 'pt-BR', moneyDecimals(12.5, 0.125))).toBe('KWD 12,500');
+  });
 });

@@ -109,6 +109,9 @@ export const AdminNodeSchema = z.object({
   online: z.boolean(),
   /** Users its agent last reported online (kept 10 minutes). */
   onlineUsers: z.number(),
+  /** Bytes the node carried (before its rate) since 00:00 UTC today. */
+  todayUpload: z.number(),
+  todayDownload: z.number(),
 });
 export type AdminNode = z.infer<typeof AdminNodeSchema>;
 

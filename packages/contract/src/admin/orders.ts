@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.js';
 import { envelopeOf } from '../envelope.js';
-import { ORDER_NO_PATTERN, OrderStatusSchema } from '../orders/order.schema.js';
+import { ORDER_NO_PATTERN, type OrderStatus, OrderStatusSchema } from '../orders/order.schema.js';
 
 /** An order as operators see it. Amounts are major units, times milliseconds since the epoch. */
 export const AdminOrderSchema = z.object({
@@ -87,6 +87,20 @@ export const adminGetOrder = endpoint({
  * Every change to an order is sent with `{ confirm: true }`, which the console adds only once the operator has
  * confirmed in its dialog; a body without it is refused (400) and changes nothing.
  */
+/**
+ * Every status of an order that has not been paid: money that arrives late (after the order timed out, was cancelled
+ * or failed) still pays it, so an operator may mark any of them paid.
+ */
+export const UNPAID_ORDER_STATUSES: readonly OrderStatus[] = [
+  'waiting',
+  'paying',
+  'doing',
+  'failed',
+  'cancel',
+  'timeout',
+  'close',
+];
+
 export const ConfirmBodySchema = z.object({ confirm: z.literal(true) });
 
 /**

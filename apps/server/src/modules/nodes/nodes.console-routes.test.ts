@@ -227,4 +227,18 @@ describe.each(DATABASES)('the console’s nodes on %s', (database) => {
       ['node.remove', expect.stringContaining('"Hide me"'), null],
     ]);
   });
+
+  it('shows the bytes a node carried today (UTC), before its rate', async () => {
+    const data = await added({ protocol: 'trojan', rate: 2 });
+    const listed = async (client = manager) =>
+      (await client.get('/api/nodes')).body.data.nodes.find((node: { id: number }) => node.id === data.node.id);
+    expect(await listed()).toMatchObject({ todayUpload: 0, todayDownload: 0 });
+    expect((await nodeAgent(data).push({ [customer.id]: [1000, 5000] })).status).toBe(200);
+    expect((await nodeAgent(data).push({ [customer.id]: [24, 120] })).status).toBe(200);
+    expect(await listed()).toMatchObject({ todayUpload: 1024, todayDownload: 5120 });
+    // A new UTC day starts from nothing (a fresh sign-in: the day idled the session out).
+    app.clock.advance(24 * 3600_000);
+    const { client } = await operatorSession(app, `next-day.nodes.${database}@example.com`, 'manager');
+    expect(await listed(client)).toMatchObject({ todayUpload: 0, todayDownload: 0 });
+  });
 });

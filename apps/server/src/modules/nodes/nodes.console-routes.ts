@@ -38,13 +38,27 @@ export default async function nodesConsoleRoutes(fastify: FastifyInstance, { pub
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const readers = { onRequest: fastify.operatorCan('nodes.read') };
   const writers = { onRequest: fastify.operatorCan('nodes.write') };
-  const { nodes } = fastify;
+  const { nodes, nodeApi } = fastify;
 
-  /** The node as the console shows it, with its live status. */
+  /** Every node as the console shows it: its live status and what it carried today (UTC). */
+  const listed = async (): Promise<AdminNode[]> => {
+    const [list, traffic] = await Promise.all([nodes.withStatus(), nodeApi.trafficByNode(1)]);
+    const today = new Map(traffic.map((entry) => [entry.nodeId, entry]));
+    return list.map(({ node, online, onlineUsers }) =>
+      adminNode(node, {
+        online,
+        onlineUsers,
+        todayUpload: today.get(node.id)?.upload ?? 0,
+        todayDownload: today.get(node.id)?.download ?? 0,
+      }),
+    );
+  };
+
+  /** One node as the list shows it. */
   const shown = async (id: number): Promise<AdminNode> => {
-    const found = (await nodes.withStatus()).find((entry) => entry.node.id === id);
+    const found = (await listed()).find((node) => node.id === id);
     if (!found) throw new AppError('NOT_FOUND');
-    return adminNode(found.node, found.online, found.onlineUsers);
+    return found;
   };
 
   /** The node with its new token and the agents' entries: never cached, shown this once. */
@@ -59,8 +73,7 @@ export default async function nodesConsoleRoutes(fastify: FastifyInstance, { pub
     ...routeOf(adminGetNodes),
     ...readers,
     handler: async (request) => {
-      const list = await nodes.withStatus();
-      return ok(request, { nodes: list.map((entry) => adminNode(entry.node, entry.online, entry.onlineUsers)) });
+      return ok(request, { nodes: await listed() });
     },
   });
 
@@ -121,7 +134,10 @@ export default async function nodesConsoleRoutes(fastify: FastifyInstance, { pub
 }
 
 /** The node without the keys only the node needs (REALITY's private key, the Shadowsocks 2022 server key). */
-function adminNode(node: NodeView, online: boolean, onlineUsers: number): AdminNode {
+function adminNode(
+  node: NodeView,
+  status: Pick<AdminNode, 'online' | 'onlineUsers' | 'todayUpload' | 'todayDownload'>,
+): AdminNode {
   const { realityPrivateKey: _private, serverKey: _server, ...settings } = node.settings;
   return {
     id: node.id,
@@ -136,7 +152,6 @@ function adminNode(node: NodeView, online: boolean, onlineUsers: number): AdminN
     settings: Object.fromEntries(
       Object.entries(settings).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined),
     ),
-    online,
-    onlineUsers,
+    ...status,
   };
 }

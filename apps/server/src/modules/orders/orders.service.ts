@@ -7,6 +7,7 @@ import {
   type Order,
   type OrderStatus,
   type RequestLanguage,
+  UNPAID_ORDER_STATUSES,
 } from '@mutenet/contract';
 import { type Executor, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
@@ -24,9 +25,6 @@ export type { OrderRow };
 export const GATEWAY_OUTCOMES = ['success', 'failed', 'cancel', 'doing', 'refunded', 'rejected'] as const;
 export type GatewayOutcome = (typeof GATEWAY_OUTCOMES)[number];
 
-/** Every status of an order that has not been paid: a payment that arrives late still pays it. */
-const UNPAID: readonly OrderStatus[] = ['waiting', 'paying', 'doing', 'failed', 'cancel', 'timeout', 'close'];
-
 /**
  * The lifecycle: from which statuses an order may move to each status. `open` statuses count only while the
  * order is not yet due (after that it has timed out, whether or not the timeout job has run); `any` always.
@@ -37,7 +35,7 @@ const TRANSITIONS: Partial<Record<OrderStatus, { open: readonly OrderStatus[]; a
   paying: { open: ['waiting', 'paying'], any: [] },
   close: { open: ['waiting'], any: [] },
   doing: { open: ['waiting', 'paying'], any: [] },
-  success: { open: [], any: UNPAID },
+  success: { open: [], any: UNPAID_ORDER_STATUSES },
   failed: { open: ['waiting', 'paying'], any: ['doing'] },
   cancel: { open: ['waiting', 'paying'], any: ['doing'] },
   refunded: { open: [], any: ['success'] },

@@ -11,9 +11,9 @@ import { useReloadSession } from './use-session';
 
 /**
  * Enrols an authenticator app: a new secret, drawn as a QR code and written out to type, confirmed by a first code.
- * `required` when the session may do nothing else until it is done (an owner without one).
+ * `titleOrder` 2 when it is one choice of a page (the second factor an owner must set up).
  */
-export function EnrolTotp({ required = false }: { required?: boolean }) {
+export function EnrolTotp({ titleOrder = 1 }: { titleOrder?: 1 | 2 }) {
   const { t } = useText(consoleStrings);
   const reload = useReloadSession();
   const [code, setCode] = useState('');
@@ -31,8 +31,7 @@ export function EnrolTotp({ required = false }: { required?: boolean }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack maw={420}>
-        <Title order={1}>{t('enrolTitle')}</Title>
-        {required && <Text>{t('enrolRequired')}</Text>}
+        <Title order={titleOrder}>{t('enrolTitle')}</Title>
         <Text>{t('enrolIntro')}</Text>
         <ErrorAlert error={begin.error} />
         {begin.isPending && <Loader aria-label={t('loading')} />}
