@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, logIn } from './support/accounts.js';
 import { launchBrowser, openPage } from './support/browser.js';
-import { expectNoSeriousViolations, signInOwner } from './support/console.js';
+import { CONSOLE_WALK_TIMEOUT_MS, expectNoSeriousViolations, signInOwner } from './support/console.js';
 import { type E2eServer, startServer } from './support/server.js';
 
 const CUSTOMER = 'shopper@catalog.example.com';
@@ -45,7 +45,7 @@ describe('the catalogue in the console', () => {
 
   // A long walk: two browsers, three languages, axe on each screen.
   it('an owner creates a plan that customers see in the shop in each language, then hides it', {
-    timeout: 240_000,
+    timeout: CONSOLE_WALK_TIMEOUT_MS,
   }, async () => {
     const { page } = await signInOwner(browser, server);
     const nav = page.getByRole('navigation', { name: 'Console sections' });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount } from './support/accounts.js';
 import { addNode } from './support/admin.js';
 import { launchBrowser } from './support/browser.js';
-import { buyFirstPackage, expectNoSeriousViolations, signInOwner } from './support/console.js';
+import { buyFirstPackage, CONSOLE_WALK_TIMEOUT_MS, expectNoSeriousViolations, signInOwner } from './support/console.js';
 import { type E2eServer, startServer } from './support/server.js';
 
 const CUSTOMER = 'overview-customer@example.com';
@@ -36,7 +36,7 @@ describe('the console’s overview and notice', () => {
   });
 
   it('shows an owner the figures after a customer paid and a node reported traffic, in each language', {
-    timeout: 180_000,
+    timeout: CONSOLE_WALK_TIMEOUT_MS,
   }, async () => {
     customerTab = await buyFirstPackage(browser, server, CUSTOMER);
     // A node whose agent pulls its users (the paying customer among them) and reports their traffic.
@@ -103,7 +103,7 @@ describe('the console’s overview and notice', () => {
   });
 
   it('sets the notice in three languages, which the customer sees in each, and clears it', {
-    timeout: 180_000,
+    timeout: CONSOLE_WALK_TIMEOUT_MS,
   }, async () => {
     const texts = {
       en: 'Maintenance on <b>Friday</b>',

@@ -4,11 +4,12 @@ import { recordSecret } from '../../server/src/test/test-log.js';
 import { launchBrowser, openPage } from './support/browser.js';
 import {
   addOperator,
+  CONSOLE_WALK_TIMEOUT_MS,
   consoleOrigin,
   expectNoSeriousViolations,
   firstSignIn,
-  OPERATOR_PASSWORD,
   signInOwner,
+  signOutAndIn,
 } from './support/console.js';
 import { type E2eServer, startServer } from './support/server.js';
 
@@ -33,9 +34,6 @@ async function addVirtualAuthenticator(page: Page) {
   return { credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
 }
 
-/** Each walk signs in two or three times (argon2 and the browser on a shared machine): more than the suite's minute. */
-const WALK_TIMEOUT = 180_000;
-
 async function openSecurity(page: Page) {
   await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Security' }).click();
   await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
@@ -48,12 +46,9 @@ async function addPasskey(page: Page, name: string) {
   await page.getByRole('table', { name: 'My passkeys' }).getByRole('cell', { name, exact: true }).waitFor();
 }
 
-async function signOutAndIn(page: Page, email: string) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+/** Signs out and in again with the password, up to the second factor, where a passkey is offered. */
+async function signOutAndInToPasskey(page: Page, email: string) {
+  await signOutAndIn(page, email);
   await page.getByRole('button', { name: 'Use a passkey' }).waitFor();
 }
 
@@ -85,7 +80,7 @@ describe('the console: passkeys and API tokens', () => {
       await expectNoSeriousViolations(page);
 
       // Signed out, the owner has both factors: the code field and the passkey; the passkey alone signs them in.
-      await signOutAndIn(page, email);
+      await signOutAndInToPasskey(page, email);
       expect(await page.getByLabel('Authenticator code').isVisible()).toBe(true);
       await expectNoSeriousViolations(page);
       await page.getByRole('button', { name: 'Use a passkey' }).click();
@@ -111,15 +106,12 @@ describe('the console: passkeys and API tokens', () => {
       await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
       await page.getByText('You have no passkey yet.').waitFor();
       // The owner keeps the authenticator app: the next sign-in asks for its code alone.
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel(/^Password/).fill(OPERATOR_PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signOutAndIn(page, email);
       await page.getByLabel('Authenticator code').waitFor();
       expect(await page.getByRole('button', { name: 'Use a passkey' }).count()).toBe(0);
       await page.context().close();
     },
-    WALK_TIMEOUT,
+    CONSOLE_WALK_TIMEOUT_MS,
   );
 
   it(
@@ -148,14 +140,14 @@ describe('the console: passkeys and API tokens', () => {
 
       // Their next sign-in asks for the passkey, and for no code.
       await page.getByRole('button', { name: 'Open or close the menu' }).click();
-      await signOutAndIn(page, email);
+      await signOutAndInToPasskey(page, email);
       expect(await page.getByLabel('Authenticator code').count()).toBe(0);
       await expectNoSeriousViolations(page);
       await page.getByRole('button', { name: 'Use a passkey' }).click();
       await page.getByRole('button', { name: 'Open or close the menu' }).waitFor();
       await page.context().close();
     },
-    WALK_TIMEOUT,
+    CONSOLE_WALK_TIMEOUT_MS,
   );
 
   it(
@@ -204,6 +196,6 @@ describe('the console: passkeys and API tokens', () => {
       expect((await call('/api/customers')).status).toBe(401);
       await page.context().close();
     },
-    WALK_TIMEOUT,
+    CONSOLE_WALK_TIMEOUT_MS,
   );
 });

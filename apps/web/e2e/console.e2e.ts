@@ -4,11 +4,12 @@ import { recordSecret } from '../../server/src/test/test-log.js';
 import { launchBrowser, openPage } from './support/browser.js';
 import {
   addOwner,
+  CONSOLE_WALK_TIMEOUT_MS,
   codeOf,
   consoleOrigin,
   expectNoSeriousViolations,
   firstSignIn,
-  OPERATOR_PASSWORD,
+  signOutAndIn,
 } from './support/console.js';
 import { type E2eServer, startServer } from './support/server.js';
 
@@ -27,7 +28,9 @@ describe('the operator console', () => {
     await server?.stop();
   });
 
-  it('takes the first owner from the one-time password to the audit log of the operator they add', async () => {
+  it('takes the first owner from the one-time password to the audit log of the operator they add', {
+    timeout: CONSOLE_WALK_TIMEOUT_MS,
+  }, async () => {
     const oneTimePassword = addOwner(server, OWNER);
     const page = await openPage(browser, consoleOrigin(server));
     await page.goto('/admin/');
@@ -87,11 +90,7 @@ describe('the operator console', () => {
     }
 
     // Signed out, the owner signs in again with the password and the authenticator's code.
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-    await page.getByLabel('Email').fill(OWNER);
-    await page.getByLabel(/^Password/).fill(OPERATOR_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signOutAndIn(page, OWNER);
     // A code of the next time step: the one used to enrol is not taken twice.
     await page.getByLabel('Authenticator code').fill(codeOf(secret, Date.now() + 30_000));
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -662,6 +662,12 @@ const ROUTES: Record<RouteKey, RouteSpec> = {
     }),
   },
   'DELETE /admin/api/catalog/packages/:id': { inputs: () => ({ params: { id: text } }) },
+  'PUT /admin/api/catalog/currencies/:code/enabled': {
+    inputs: () => ({
+      params: { code: fc.oneof(text, fc.constantFrom('USD', 'BRL', 'usd')) },
+      json: fc.record({ enabled: fc.oneof(fc.boolean(), text) }, { requiredKeys: [] }),
+    }),
+  },
   'POST /admin/api/catalog/currencies': {
     inputs: () => ({
       fields: { code: fieldText, name: fieldText, decimals: fieldText },

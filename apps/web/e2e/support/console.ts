@@ -12,6 +12,12 @@ import type { E2eServer } from './server.js';
 /** The password operators choose in place of their one-time password in these walks. */
 export const OPERATOR_PASSWORD = 'Console-Owner-2026';
 
+/**
+ * A console walk's time limit: each signs in once or more (argon2) and checks axe on many screens in a real browser,
+ * which takes minutes on a busy CI machine, well past the suite's default minute.
+ */
+export const CONSOLE_WALK_TIMEOUT_MS = 240_000;
+
 /** An operator as a walk knows them after their first sign-in. */
 export type ConsoleOperator = { email: string; role: OperatorRole; password: string; totpSecret?: string };
 
@@ -78,6 +84,15 @@ export async function firstSignIn(
   }
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   return operator;
+}
+
+/** Signs the operator on `page` out, and in again with their password: the page is at the second factor, if any. */
+export async function signOutAndIn(page: Page, email: string) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /**

@@ -14,7 +14,7 @@ import { EnrolSecondFactor } from './session/enrol-second-factor';
 import { EnrolTotp } from './session/enrol-totp';
 import { SignInScreen } from './session/sign-in-screen';
 import { SESSION_KEY, useSession } from './session/use-session';
-import { ConsoleShell, Welcome } from './shell/console-shell';
+import { ConsoleShell } from './shell/console-shell';
 import { consoleStrings } from './strings';
 
 function Loading() {
@@ -57,12 +57,13 @@ export function ConsoleRoutes() {
   if (!session.data) return <SignInScreen />;
   if (session.data.mustChangePassword) return <ChangePasswordScreen />;
   if (session.data.secondFactorPending) return <EnrolSecondFactor />;
+  // The Security screen is every operator's own, so every session has a first screen to open.
   const first = screens[0];
   return (
     <ConsoleShell session={session.data} screens={screens}>
       <Suspense fallback={<Loading />}>
         <Routes>
-          <Route index element={first ? <Navigate to={`/${first.path}`} replace /> : <Welcome />} />
+          <Route index element={first && <Navigate to={`/${first.path}`} replace />} />
           {screens.map((screen) => {
             const Screen = screenComponent(screen);
             return <Route key={screen.path} path={`${screen.path}/*`} element={<Screen />} />;

@@ -37,8 +37,10 @@ export const consoleStrings = defineStrings('console', {
     roleManager: 'Manager',
     roleSupport: 'Support',
     account: 'Authenticator app',
-    welcome: 'Welcome',
-    welcomeIntro: 'Choose a section in the menu.',
+    cancel: 'Cancel',
+    copy: 'Copy',
+    copied: 'Copied',
+    close: 'Close',
   },
   por: {
     brand: 'Console Mutenet',
@@ -75,8 +77,10 @@ export const consoleStrings = defineStrings('console', {
     roleManager: 'Gerente',
     roleSupport: 'Suporte',
     account: 'Aplicativo autenticador',
-    welcome: 'Bem-vindo',
-    welcomeIntro: 'Escolha uma seção no menu.',
+    cancel: 'Cancelar',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    close: 'Fechar',
   },
   zh: {
     brand: 'Mutenet 控制台',
@@ -112,8 +116,10 @@ export const consoleStrings = defineStrings('console', {
     roleManager: '经理',
     roleSupport: '客服',
     account: '验证器应用',
-    welcome: '欢迎',
-    welcomeIntro: '请在菜单中选择一个栏目。',
+    cancel: '取消',
+    copy: '复制',
+    copied: '已复制',
+    close: '关闭',
   },
 });
 

@@ -228,6 +228,17 @@ export const CurrencyBodySchema = z.object({
 });
 export type CurrencyBody = z.input<typeof CurrencyBodySchema>;
 
+export const CurrencyCodeParamsSchema = z.object({ code: z.string().check(z.regex(/^[A-Z]{3}$/)) });
+
+/** Offers a currency at the checkout or stops offering it (its prices stay), as `admin currency enable|disable`. */
+export const adminSetCurrencyEnabled = endpoint({
+  method: 'PUT',
+  path: '/api/catalog/currencies/:code/enabled',
+  params: CurrencyCodeParamsSchema,
+  body: z.object({ enabled: z.boolean() }),
+  response: envelopeOf(CatalogCurrencySchema),
+});
+
 /** Adds a currency (enabled), as `admin currency add` does. */
 export const adminAddCurrency = endpoint({
   method: 'POST',

@@ -44,7 +44,11 @@ const switchTo = (enabled: boolean) =>
     example: `admin currency ${enabled ? 'enable' : 'disable'} BRL`,
     parse: codeArg,
     async run(code, { catalog }) {
-      if (!(await catalog.setCurrencyEnabled(code, enabled))) throw new CommandError(`currency ${code} not found`);
+      await refusedAs(
+        catalog.setCurrencyEnabled(code, enabled),
+        'CURRENCY_NOT_FOUND',
+        () => new CommandError(`currency ${code} not found`),
+      );
       return shown(catalog, code, `currency ${code} ${enabled ? 'enabled' : 'disabled'}`);
     },
   });

@@ -377,4 +377,37 @@ describe.each(DATABASES)('the console catalogue on %s', (database) => {
     await manager.post(`/api/catalog/plans/${planId}/packages`, pkg([{ currency: 'CLP', price: 5000, real: 4500 }]));
     expect((await shopPlan(planId)).packages[0].prices).toEqual({ CLP: { price: 5000, real: 4500 } });
   });
+
+  it('stops and resumes offering a currency: its prices leave the shop and come back', async () => {
+    const planId = await addPlan('Priced twice');
+    await manager.post(
+      `/api/catalog/plans/${planId}/packages`,
+      pkg([
+        { currency: 'USD', price: 500, real: 400 },
+        { currency: 'BRL', price: 2500, real: 2000 },
+      ]),
+    );
+    const off = await manager.put('/api/catalog/currencies/BRL/enabled', { enabled: false });
+    expect(off.body).toMatchObject({ code: 0, data: { code: 'BRL', enabled: false } });
+    expect((await shopPlan(planId)).packages[0].prices).toEqual({ USD: { price: 5, real: 4 } });
+    expect(await audited('currency.disable', 'BRL')).toMatchObject({
+      before: { enabled: true },
+      after: { enabled: false },
+    });
+
+    const on = await manager.put('/api/catalog/currencies/BRL/enabled', { enabled: true });
+    expect(on.body).toMatchObject({ code: 0, data: { code: 'BRL', enabled: true } });
+    expect(Object.keys((await shopPlan(planId)).packages[0].prices).sort()).toEqual(['BRL', 'USD']);
+    expect(await audited('currency.enable', 'BRL')).toMatchObject({ after: { enabled: true } });
+
+    const missing = await manager.put('/api/catalog/currencies/XYZ/enabled', { enabled: false });
+    expect(missing.body).toMatchObject({ code: ERROR_CODE.CURRENCY_NOT_FOUND });
+    for (const [path, body] of [
+      ['/api/catalog/currencies/brl/enabled', { enabled: false }],
+      ['/api/catalog/currencies/BRL/enabled', { enabled: 'no' }],
+    ] as const) {
+      const refused = await manager.put(path, body);
+      expect([refused.status, refused.body.code], path).toEqual([400, ERROR_CODE.BAD_REQUEST]);
+    }
+  });
 });

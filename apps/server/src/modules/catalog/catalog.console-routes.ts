@@ -6,6 +6,7 @@ import {
   adminGetPlans,
   adminOrderPlans,
   adminRemovePackage,
+  adminSetCurrencyEnabled,
   adminSetPlanVisible,
   adminUpdatePackage,
   adminUpdatePlan,
@@ -116,5 +117,12 @@ export default async function catalogConsoleRoutes(fastify: FastifyInstance) {
       await catalog.addCurrency(code, name, decimals, sort, request.audit);
       return ok(request, await catalog.catalogCurrency(code));
     },
+  });
+
+  app.route({
+    ...routeOf(adminSetCurrencyEnabled),
+    ...write,
+    handler: async (request) =>
+      ok(request, await catalog.setCurrencyEnabled(request.params.code, request.body.enabled, request.audit)),
   });
 }

@@ -173,13 +173,12 @@ export class CatalogRepository {
     }
   }
 
-  async setCurrencyEnabled(code: string, enabled: boolean): Promise<boolean> {
-    const result = await this.db
+  async setCurrencyEnabled(code: string, enabled: boolean): Promise<void> {
+    await this.db
       .updateTable('currencies')
       .set({ enabled: enabled ? 1 : 0 })
       .where('code', '=', code)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+      .execute();
   }
 
   async isEmpty(): Promise<boolean> {

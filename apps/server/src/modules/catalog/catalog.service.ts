@@ -375,8 +375,21 @@ export class CatalogService {
     });
   }
 
-  setCurrencyEnabled(code: string, enabled: boolean): Promise<boolean> {
-    return this.repository.setCurrencyEnabled(code, enabled);
+  /** Offers the currency or stops offering it; NOT_FOUND (CURRENCY_NOT_FOUND) when there is no such currency. */
+  async setCurrencyEnabled(code: string, enabled: boolean, audit?: AuditHook): Promise<CatalogCurrency> {
+    return inTransaction(this.db, async (tx) => {
+      const repository = this.repository.with(tx);
+      const before = await repository.findCurrency(code);
+      if (!before) throw new AppError('CURRENCY_NOT_FOUND');
+      await repository.setCurrencyEnabled(code, enabled);
+      await audit?.(tx, {
+        action: enabled ? 'currency.enable' : 'currency.disable',
+        target: { type: 'currency', id: code },
+        before: { enabled: before.enabled === 1 },
+        after: { enabled },
+      });
+      return catalogCurrencyOf({ ...before, enabled: enabled ? 1 : 0 });
+    });
   }
 
   /** Fills an empty catalogue with the demo plans; true when it did. */

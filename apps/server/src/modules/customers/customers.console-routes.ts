@@ -1,4 +1,5 @@
 import {
+  type AdminPermission,
   adminAddCustomerDays,
   adminAddCustomerTraffic,
   adminBanCustomer,
@@ -7,9 +8,11 @@ import {
   adminResetCustomerSubscription,
   adminRevokeCustomerSession,
   adminUnbanCustomer,
+  type Endpoint,
 } from '@mutenet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod/mini';
 import { ok } from '../../lib/envelope.js';
 import { routeOf } from '../../lib/route.js';
 import { createCustomersService } from './customers.service.js';
@@ -50,53 +53,47 @@ export default async function customersConsoleRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => page(request, reply, request.params.id),
   });
 
-  for (const [endpoint, banned] of [
-    [adminBanCustomer, true],
-    [adminUnbanCustomer, false],
-  ] as const) {
-    app.route({
+  /**
+   * A change an operator makes to a customer (audited by the service), answered with the customer's page as the change
+   * left it. `act` gets the request as the endpoint's schemas validated it.
+   */
+  const change = <const E extends Endpoint & { params: z.ZodMiniType<{ id: number }> }>(
+    endpoint: E,
+    permission: AdminPermission,
+    act: (request: FastifyRequest<Validated<E>>) => Promise<unknown>,
+  ) =>
+    fastify.route<Validated<E>>({
       ...routeOf(endpoint),
-      onRequest: fastify.operatorCan('customers.ban'),
+      onRequest: fastify.operatorCan(permission),
       handler: async (request, reply) => {
-        await customers.setBanned(request.params.id, banned, request.audit);
-        return page(request, reply, request.params.id);
+        await act(request);
+        // E's params hold the customer's id (its constraint); the generic request cannot show it.
+        const { id } = request.params as { id: number };
+        return page(request, reply, id);
       },
     });
-  }
 
-  app.route({
-    ...routeOf(adminAddCustomerDays),
-    onRequest: fastify.operatorCan('customers.addDays'),
-    handler: async (request, reply) => {
-      await customers.addDays(request.params.id, request.body.days, request.audit);
-      return page(request, reply, request.params.id);
-    },
-  });
-
-  app.route({
-    ...routeOf(adminAddCustomerTraffic),
-    onRequest: fastify.operatorCan('customers.addTraffic'),
-    handler: async (request, reply) => {
-      await customers.addTraffic(request.params.id, request.body.gb, request.audit);
-      return page(request, reply, request.params.id);
-    },
-  });
-
-  app.route({
-    ...routeOf(adminResetCustomerSubscription),
-    onRequest: fastify.operatorCan('customers.resetSubscription'),
-    handler: async (request, reply) => {
-      await customers.resetSubscription(request.params.id, request.audit);
-      return page(request, reply, request.params.id);
-    },
-  });
-
-  app.route({
-    ...routeOf(adminRevokeCustomerSession),
-    onRequest: fastify.operatorCan('customers.revokeSession'),
-    handler: async (request, reply) => {
-      await customers.revokeSession(request.params.id, request.params.sessionId, request.audit);
-      return page(request, reply, request.params.id);
-    },
-  });
+  change(adminBanCustomer, 'customers.ban', ({ params, audit }) => customers.setBanned(params.id, true, audit));
+  change(adminUnbanCustomer, 'customers.ban', ({ params, audit }) => customers.setBanned(params.id, false, audit));
+  change(adminAddCustomerDays, 'customers.addDays', ({ params, body, audit }) =>
+    customers.addDays(params.id, body.days, audit),
+  );
+  change(adminAddCustomerTraffic, 'customers.addTraffic', ({ params, body, audit }) =>
+    customers.addTraffic(params.id, body.gb, audit),
+  );
+  change(adminResetCustomerSubscription, 'customers.resetSubscription', ({ params, audit }) =>
+    customers.resetSubscription(params.id, audit),
+  );
+  change(adminRevokeCustomerSession, 'customers.revokeSession', ({ params, audit }) =>
+    customers.revokeSession(params.id, params.sessionId, audit),
+  );
 }
+
+/**
+ * The request of a change route as its endpoint's schemas validated it (the type provider cannot resolve the types of
+ * an endpoint that is generic, so the change routes name them).
+ */
+type Validated<E extends Endpoint> = {
+  Params: z.output<NonNullable<E['params']>>;
+  Body: E['body'] extends z.ZodMiniType ? z.output<E['body']> : undefined;
+};

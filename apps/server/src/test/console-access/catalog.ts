@@ -25,7 +25,10 @@ export const catalogArea = consoleArea({
       trafficBytes: GIB,
       prices: [{ currency: 'USD', price_minor: 200, real_minor: 100 }],
     });
-    return { plan, pkg };
+    // A currency of the round's own to switch off (the codes from 8000 up are never a round's added one).
+    const currency = codeOf(plan + 8000);
+    await catalog.addCurrency(currency, 'Switched');
+    return { plan, pkg, currency };
   },
   routes: {
     [`GET ${ADMIN}/catalog/plans`]: {
@@ -74,6 +77,14 @@ export const catalogArea = consoleArea({
         method: 'PUT',
         path: `/api/catalog/packages/${pkg}`,
         json: { prices: [{ currency: 'USD', price: 1, real: 0 }] },
+      }),
+    },
+    [`PUT ${ADMIN}/catalog/currencies/:code/enabled`]: {
+      permission: 'catalog.write',
+      call: ({ currency }) => ({
+        method: 'PUT',
+        path: `/api/catalog/currencies/${currency}/enabled`,
+        json: { enabled: false },
       }),
     },
     [`POST ${ADMIN}/catalog/currencies`]: {

@@ -1,42 +1,14 @@
-import { GIB } from '../../lib/units.js';
 import { newPaidOrder } from '../payments.js';
-import type { TestApp } from '../test-app.js';
 import { consoleArea } from './area.js';
+import { packageOnSale } from './on-sale.js';
 
 const ADMIN = '/admin/api';
-
-/** One package to buy, made once per app: each round's customer buys it. */
-const packages = new WeakMap<TestApp, Promise<number>>();
-
-function packageOf(app: TestApp): Promise<number> {
-  let pkgId = packages.get(app);
-  if (!pkgId) {
-    pkgId = (async () => {
-      const { catalog } = app.app;
-      await catalog.addCurrency('XCU', 'Customers test coin', 2, 9);
-      const planId = await catalog.addPlan({
-        group: 'traffic',
-        names: { en: 'Customers', 'pt-BR': 'Clientes', 'zh-Hans': '客户' },
-        contents: { en: '', 'pt-BR': '', 'zh-Hans': '' },
-      });
-      const id = await catalog.addPackage(planId, {
-        label: '30 days',
-        days: 30,
-        trafficBytes: 10 * GIB,
-        prices: [{ currency: 'XCU', price_minor: 300, real_minor: 300 }],
-      });
-      return id!;
-    })();
-    packages.set(app, pkgId);
-  }
-  return pkgId;
-}
 
 /** The customers search and page, and the changes operators make to a customer. */
 export const customersArea = consoleArea({
   /** A customer with a running package, signed in (one session). */
   async targets(app, unique) {
-    const pkgId = await packageOf(app);
+    const pkgId = await packageOnSale(app, { currency: 'XCU', group: 'traffic', price: 300 });
     const { order } = await newPaidOrder(app, { email: `customer.${unique}@example.com`, pkgId, currency: 'XCU' });
     const session = await app.app.db
       .selectFrom('sessions')

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Button, Group, NavLink, Stack, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { adminSignOut, type OperatorSession } from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
@@ -84,16 +84,5 @@ export function ConsoleShell({
       </AppShell.Navbar>
       <AppShell.Main id="console-main">{children}</AppShell.Main>
     </AppShell>
-  );
-}
-
-/** The landing page when the operator's role opens no section yet (no overview). */
-export function Welcome() {
-  const { t } = useText(consoleStrings);
-  return (
-    <Stack>
-      <Title order={1}>{t('welcome')}</Title>
-      <Text>{t('welcomeIntro')}</Text>
-    </Stack>
   );
 }

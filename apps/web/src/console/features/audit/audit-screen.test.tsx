@@ -54,6 +54,8 @@ describe('the audit log screen', () => {
     const { user } = await renderConsole({ path: '/audit' });
 
     const table = await screen.findByRole('table', { name: 'Audit log' });
+    // At phone width the table scrolls sideways inside a box the keyboard can reach (axe: scrollable-region-focusable).
+    expect(screen.getByRole('group', { name: 'Audit log' })).toHaveAttribute('tabindex', '0');
     const row = within(table).getByText('operator.update').closest('tr')!;
     const changes = within(row as HTMLElement).getByRole('row', { name: /role/ });
     expect(changes).toHaveTextContent('support');

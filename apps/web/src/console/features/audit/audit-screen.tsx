@@ -4,6 +4,9 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { type FormEvent, useState } from 'react';
 import { consoleCall } from '../../api';
+import { MoreButton } from '../../components/more-button';
+import { ScrollTable } from '../../components/scroll-table';
+import { dateTimeFormat } from '../../dates';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { AuditChanges } from './changes';
@@ -48,10 +51,7 @@ export default function AuditScreen() {
     event.preventDefault();
     setFilters(draft);
   };
-  const dateFormat = new Intl.DateTimeFormat(language === 'por' ? 'pt-BR' : language === 'zh' ? 'zh-CN' : 'en', {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  });
+  const dateFormat = dateTimeFormat(language, 'medium');
 
   return (
     <Stack>
@@ -89,44 +89,32 @@ export default function AuditScreen() {
       <ErrorAlert error={log.error} />
       {log.isSuccess && entries.length === 0 && <Text>{t('none')}</Text>}
       {entries.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped verticalSpacing="xs" aria-label={t('title')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('when')}</Table.Th>
-                <Table.Th scope="col">{t('who')}</Table.Th>
-                <Table.Th scope="col">{t('what')}</Table.Th>
-                <Table.Th scope="col">{t('target')}</Table.Th>
-                <Table.Th scope="col">{t('changes')}</Table.Th>
-                <Table.Th scope="col">{t('address')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.map((entry) => (
-                <Table.Tr key={entry.id}>
-                  <Table.Td>
-                    <time dateTime={new Date(entry.createdAt).toISOString()}>{dateFormat.format(entry.createdAt)}</time>
-                  </Table.Td>
-                  <Table.Td>{entry.actor}</Table.Td>
-                  <Table.Td>{entry.action}</Table.Td>
-                  <Table.Td>
-                    {entry.targetType} {entry.targetId}
-                  </Table.Td>
-                  <Table.Td>
-                    <AuditChanges entry={entry} />
-                  </Table.Td>
-                  <Table.Td>{entry.ip}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={720}
+          striped
+          verticalSpacing="xs"
+          label={t('title')}
+          columns={[t('when'), t('who'), t('what'), t('target'), t('changes'), t('address')]}
+        >
+          {entries.map((entry) => (
+            <Table.Tr key={entry.id}>
+              <Table.Td>
+                <time dateTime={new Date(entry.createdAt).toISOString()}>{dateFormat.format(entry.createdAt)}</time>
+              </Table.Td>
+              <Table.Td>{entry.actor}</Table.Td>
+              <Table.Td>{entry.action}</Table.Td>
+              <Table.Td>
+                {entry.targetType} {entry.targetId}
+              </Table.Td>
+              <Table.Td>
+                <AuditChanges entry={entry} />
+              </Table.Td>
+              <Table.Td>{entry.ip}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
-      {log.hasNextPage && (
-        <Button variant="default" onClick={() => log.fetchNextPage()} loading={log.isFetchingNextPage}>
-          {t('more')}
-        </Button>
-      )}
+      <MoreButton pages={log} label={t('more')} />
     </Stack>
   );
 }

@@ -160,7 +160,7 @@ describe('the catalogue screen', { timeout: 40_000 }, () => {
     await waitFor(() => expect(network.to('/api/catalog/packages/7', 'DELETE')).toHaveLength(1));
   });
 
-  it('shows no change buttons to a role that may only read, and adds a currency for one that may write', async () => {
+  it('shows no change buttons to a role that may only read; one that may write adds a currency and stops offering one', async () => {
     stubFetch()
       .on('GET', '/api/session', envelope(sessionOf({ role: 'support', permissions: ['catalog.read'] })))
       .on('GET', '/api/catalog/plans', envelope({ traffic: [plan()], durational: [] }))
@@ -170,6 +170,7 @@ describe('the catalogue screen', { timeout: 40_000 }, () => {
     expect(screen.queryByRole('button', { name: 'New plan' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Hide' })).not.toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'New currency' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Offer JPY at checkout' })).not.toBeInTheDocument();
     first.unmount();
 
     const network = catalog().on('POST', '/api/catalog/currencies', envelope({ ...CURRENCIES[0], code: 'BRL' }));
@@ -180,6 +181,12 @@ describe('the catalogue screen', { timeout: 40_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Add currency' }));
     await waitFor(() =>
       expect(bodies(network, '/api/catalog/currencies', 'POST')).toEqual([{ code: 'brl', name: 'Real', decimals: 2 }]),
+    );
+
+    network.on('PUT', '/api/catalog/currencies/JPY/enabled', envelope({ ...CURRENCIES[1], enabled: false }));
+    await user.click(screen.getByRole('switch', { name: 'Offer JPY at checkout' }));
+    await waitFor(() =>
+      expect(bodies(network, '/api/catalog/currencies/JPY/enabled', 'PUT')).toEqual([{ enabled: false }]),
     );
   });
 });

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import {
   adminGetCurrencies,
   adminGetPlans,
@@ -16,6 +16,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { useSession } from '../../session/use-session';
@@ -74,43 +76,34 @@ function Packages({
   const name = usePlanName()(plan);
   if (plan.packages.length === 0) return <Text c="dimmed">{t('noPackages')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table aria-label={t('packagesOf', { name })}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{t('label')}</Table.Th>
-            <Table.Th scope="col">{t('days')}</Table.Th>
-            <Table.Th scope="col">{t('trafficGb')}</Table.Th>
-            <Table.Th scope="col">{t('prices')}</Table.Th>
-            {canWrite && <Table.Th scope="col">{t('actions')}</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {plan.packages.map((pkg) => (
-            <Table.Tr key={pkg.id}>
-              <Table.Td>{pkg.label}</Table.Td>
-              <Table.Td>{pkg.days}</Table.Td>
-              <Table.Td>{formatGb(pkg.trafficBytes)}</Table.Td>
-              <Table.Td>
-                <Prices pkg={pkg} />
-              </Table.Td>
-              {canWrite && (
-                <Table.Td>
-                  <Group gap="xs" role="group" aria-label={t('packageActions', { label: pkg.label })}>
-                    <Button size="xs" variant="default" onClick={() => onEdit(pkg)}>
-                      {t('edit')}
-                    </Button>
-                    <Button size="xs" variant="default" color="red" onClick={() => onRemove(pkg)}>
-                      {t('removePackage')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              )}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ScrollTable
+      minWidth={560}
+      label={t('packagesOf', { name })}
+      columns={[t('label'), t('days'), t('trafficGb'), t('prices'), canWrite && t('actions')]}
+    >
+      {plan.packages.map((pkg) => (
+        <Table.Tr key={pkg.id}>
+          <Table.Td>{pkg.label}</Table.Td>
+          <Table.Td>{pkg.days}</Table.Td>
+          <Table.Td>{formatGb(pkg.trafficBytes)}</Table.Td>
+          <Table.Td>
+            <Prices pkg={pkg} />
+          </Table.Td>
+          {canWrite && (
+            <Table.Td>
+              <Group gap="xs" role="group" aria-label={t('packageActions', { label: pkg.label })}>
+                <Button size="xs" variant="default" onClick={() => onEdit(pkg)}>
+                  {t('edit')}
+                </Button>
+                <Button size="xs" variant="default" color="red" onClick={() => onRemove(pkg)}>
+                  {t('removePackage')}
+                </Button>
+              </Group>
+            </Table.Td>
+          )}
+        </Table.Tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -286,7 +279,7 @@ export default function CatalogScreen() {
           </Stack>
         ))}
       {currencies.data && (
-        <Currencies currencies={currencies.data.currencies} canWrite={canWrite} onAdded={() => void refresh()} />
+        <Currencies currencies={currencies.data.currencies} canWrite={canWrite} onChanged={() => void refresh()} />
       )}
       {editing?.kind === 'plan' && (
         <PlanEditor plan={editing.plan} opened onClose={() => setEditing(null)} onSaved={saved} />
@@ -302,25 +295,16 @@ export default function CatalogScreen() {
           onSaved={saved}
         />
       )}
-      <Modal
+      <ConfirmDialog
         opened={removing !== null}
-        onClose={() => setRemoving(null)}
         title={t('removeTitle')}
-        closeButtonProps={{ 'aria-label': t('cancel') }}
-      >
-        <Stack>
-          <ErrorAlert error={remove.error} />
-          <Text>{t('removeConfirm', { label: removing?.label ?? '' })}</Text>
-          <Group>
-            <Button color="red" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
-              {t('removePackage')}
-            </Button>
-            <Button variant="default" onClick={() => setRemoving(null)}>
-              {t('cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('removeConfirm', { label: removing?.label ?? '' })}
+        confirmLabel={t('removePackage')}
+        loading={remove.isPending}
+        error={remove.error}
+        onConfirm={() => removing && remove.mutate(removing)}
+        onClose={() => setRemoving(null)}
+      />
     </Stack>
   );
 }

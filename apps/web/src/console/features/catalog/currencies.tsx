@@ -1,8 +1,14 @@
-import { Button, Group, NativeSelect, Stack, Table, TextInput, Title } from '@mantine/core';
-import { adminAddCurrency, type CatalogCurrency, CURRENCY_DECIMALS_MAX } from '@mutenet/contract';
+import { Button, Group, NativeSelect, Stack, Switch, Table, TextInput, Title } from '@mantine/core';
+import {
+  adminAddCurrency,
+  adminSetCurrencyEnabled,
+  type CatalogCurrency,
+  CURRENCY_DECIMALS_MAX,
+} from '@mutenet/contract';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { consoleCall } from '../../api';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { catalogStrings } from './i18n';
@@ -58,15 +64,37 @@ function AddCurrency({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-/** Every currency, disabled ones too; those who may change the catalogue add one. */
+/** Offers the currency at checkout or stops offering it (its prices stay). */
+function OfferSwitch({ currency, onChanged }: { currency: CatalogCurrency; onChanged: () => void }) {
+  const { t } = useText(catalogStrings);
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) =>
+      consoleCall(adminSetCurrencyEnabled, { params: { code: currency.code }, body: { enabled } }),
+    onSuccess: onChanged,
+  });
+  return (
+    <Stack gap={4}>
+      <Switch
+        checked={currency.enabled}
+        disabled={toggle.isPending}
+        label={currency.enabled ? t('enabled') : t('disabledCurrency')}
+        aria-label={t('offerCurrency', { code: currency.code })}
+        onChange={(event) => toggle.mutate(event.currentTarget.checked)}
+      />
+      <ErrorAlert error={toggle.error} />
+    </Stack>
+  );
+}
+
+/** Every currency, disabled ones too; those who may change the catalogue add one and switch them on and off. */
 export function Currencies({
   currencies,
   canWrite,
-  onAdded,
+  onChanged,
 }: {
   currencies: CatalogCurrency[];
   canWrite: boolean;
-  onAdded: () => void;
+  onChanged: () => void;
 }) {
   const { t } = useText(catalogStrings);
   return (
@@ -74,29 +102,30 @@ export function Currencies({
       <Title order={2} id="currencies-title">
         {t('currencies')}
       </Title>
-      <Table.ScrollContainer minWidth={360}>
-        <Table striped aria-labelledby="currencies-title">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('code')}</Table.Th>
-              <Table.Th scope="col">{t('currencyName')}</Table.Th>
-              <Table.Th scope="col">{t('decimals')}</Table.Th>
-              <Table.Th scope="col">{t('enabled')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {currencies.map((currency) => (
-              <Table.Tr key={currency.code}>
-                <Table.Td>{currency.code}</Table.Td>
-                <Table.Td>{currency.name}</Table.Td>
-                <Table.Td>{currency.decimals}</Table.Td>
-                <Table.Td>{currency.enabled ? t('enabled') : t('disabledCurrency')}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {canWrite && <AddCurrency onAdded={onAdded} />}
+      <ScrollTable
+        minWidth={360}
+        striped
+        labelledBy="currencies-title"
+        columns={[t('code'), t('currencyName'), t('decimals'), t('enabled')]}
+      >
+        {currencies.map((currency) => (
+          <Table.Tr key={currency.code}>
+            <Table.Td>{currency.code}</Table.Td>
+            <Table.Td>{currency.name}</Table.Td>
+            <Table.Td>{currency.decimals}</Table.Td>
+            <Table.Td>
+              {canWrite ? (
+                <OfferSwitch currency={currency} onChanged={onChanged} />
+              ) : currency.enabled ? (
+                t('enabled')
+              ) : (
+                t('disabledCurrency')
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ScrollTable>
+      {canWrite && <AddCurrency onAdded={onChanged} />}
     </Stack>
   );
 }

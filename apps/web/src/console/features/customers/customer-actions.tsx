@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import {
   adminAddCustomerDays,
   adminAddCustomerTraffic,
@@ -15,7 +15,6 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { consoleCall } from '../../api';
-import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { CUSTOMERS_KEY, usePermission } from './customer-data';
 import { customersStrings } from './i18n';
@@ -48,43 +47,6 @@ export function useCustomerChange(id: number) {
     setPending(next);
   };
   return { pending, ask, change, done, close: () => setPending(null) };
-}
-
-export function ConfirmChange({
-  pending,
-  onConfirm,
-  onClose,
-  busy,
-  error,
-}: {
-  pending: PendingChange | null;
-  onConfirm: (pending: PendingChange) => void;
-  onClose: () => void;
-  busy: boolean;
-  error: unknown;
-}) {
-  const { t } = useText(customersStrings);
-  return (
-    <Modal
-      opened={pending !== null}
-      onClose={onClose}
-      title={pending?.label ?? ''}
-      closeButtonProps={{ 'aria-label': t('cancel') }}
-    >
-      <Stack>
-        <Text>{pending?.message}</Text>
-        <ErrorAlert error={error} />
-        <Group>
-          <Button color="red" loading={busy} onClick={() => pending && onConfirm(pending)}>
-            {pending?.label}
-          </Button>
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
 }
 
 /** A form of one number (days, GB): checked against the contract's limits before the confirmation opens. */

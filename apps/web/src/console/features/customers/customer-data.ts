@@ -1,5 +1,6 @@
-import { type AdminPermission, REQUEST_LANGUAGE } from '@mutenet/contract';
+import type { AdminPermission } from '@mutenet/contract';
 import { useMemo } from 'react';
+import { dateTimeFormat } from '../../dates';
 import { useText } from '../../i18n';
 import { useSession } from '../../session/use-session';
 import { customersStrings } from './i18n';
@@ -10,10 +11,7 @@ export const CUSTOMERS_KEY = ['console', 'customers'] as const;
 /** Date and time in the screen's language. */
 export function useDateFormat(): Intl.DateTimeFormat {
   const { language } = useText(customersStrings);
-  return useMemo(
-    () => new Intl.DateTimeFormat(REQUEST_LANGUAGE[language], { dateStyle: 'medium', timeStyle: 'short' }),
-    [language],
-  );
+  return useMemo(() => dateTimeFormat(language), [language]);
 }
 
 /** Whether the operator's role allows an action: buttons for the others are not shown. */

@@ -1,10 +1,12 @@
-import { Anchor, Button, Checkbox, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { adminGetCustomers } from '@mutenet/contract';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { consoleCall } from '../../api';
+import { MoreButton } from '../../components/more-button';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { CUSTOMERS_KEY, useDateFormat } from './customer-data';
@@ -96,42 +98,28 @@ export function CustomerList() {
         {list.isSuccess && (customers.length === 0 ? t('none') : t('results', { count: customers.length }))}
       </Text>
       {customers.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped aria-label={t('title')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('id')}</Table.Th>
-                <Table.Th scope="col">{t('email')}</Table.Th>
-                <Table.Th scope="col">{t('name')}</Table.Th>
-                <Table.Th scope="col">{t('state')}</Table.Th>
-                <Table.Th scope="col">{t('joined')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {customers.map((customer) => (
-                <Table.Tr key={customer.id}>
-                  <Table.Td>{customer.id}</Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={String(customer.id)}>
-                      {customer.email}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{customer.name}</Table.Td>
-                  <Table.Td>{customer.banned ? t('banned') : t('active')}</Table.Td>
-                  <Table.Td>{dateFormat.format(customer.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={560}
+          striped
+          label={t('title')}
+          columns={[t('id'), t('email'), t('name'), t('state'), t('joined')]}
+        >
+          {customers.map((customer) => (
+            <Table.Tr key={customer.id}>
+              <Table.Td>{customer.id}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={String(customer.id)}>
+                  {customer.email}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{customer.name}</Table.Td>
+              <Table.Td>{customer.banned ? t('banned') : t('active')}</Table.Td>
+              <Table.Td>{dateFormat.format(customer.createdAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
-      {list.hasNextPage && (
-        <Group>
-          <Button variant="default" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            {t('more')}
-          </Button>
-        </Group>
-      )}
+      <MoreButton pages={list} label={t('more')} />
     </Stack>
   );
 }

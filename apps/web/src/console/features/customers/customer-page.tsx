@@ -9,9 +9,11 @@ import { copyText } from '../../../lib/clipboard';
 import { formatMoney } from '../../../lib/money';
 import { formatNumber } from '../../../lib/numbers';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
-import { ConfirmChange, CustomerActions, customerKey, revokeSession, useCustomerChange } from './customer-actions';
+import { CustomerActions, customerKey, revokeSession, useCustomerChange } from './customer-actions';
 import { useDateFormat, usePermission } from './customer-data';
 import { customersStrings } from './i18n';
 
@@ -89,35 +91,27 @@ function Orders({ orders }: { orders: CustomerDetails['orders'] }) {
       {orders.length === 0 ? (
         <Text>{t('noOrders')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped aria-labelledby="customer-orders">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('orderNo')}</Table.Th>
-                <Table.Th scope="col">{t('orderStatus')}</Table.Th>
-                <Table.Th scope="col">{t('amount')}</Table.Th>
-                <Table.Th scope="col">{t('gateway')}</Table.Th>
-                <Table.Th scope="col">{t('created')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {orders.map((order) => (
-                <Table.Tr key={order.no}>
-                  <Table.Td>
-                    {/* The Orders screen's page of the order (`orders/<no>` under the console). */}
-                    <Anchor component={Link} to={`/orders/${encodeURIComponent(order.no)}`}>
-                      {order.no}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{order.status}</Table.Td>
-                  <Table.Td>{formatMoney(order.amount, order.currency, REQUEST_LANGUAGE[language])}</Table.Td>
-                  <Table.Td>{order.gateway ?? '—'}</Table.Td>
-                  <Table.Td>{dateFormat.format(order.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={520}
+          striped
+          labelledBy="customer-orders"
+          columns={[t('orderNo'), t('orderStatus'), t('amount'), t('gateway'), t('created')]}
+        >
+          {orders.map((order) => (
+            <Table.Tr key={order.no}>
+              <Table.Td>
+                {/* The Orders screen's page of the order (`orders/<no>` under the console). */}
+                <Anchor component={Link} to={`/orders/${encodeURIComponent(order.no)}`}>
+                  {order.no}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{order.status}</Table.Td>
+              <Table.Td>{formatMoney(order.amount, order.currency, REQUEST_LANGUAGE[language])}</Table.Td>
+              <Table.Td>{order.gateway ?? '—'}</Table.Td>
+              <Table.Td>{dateFormat.format(order.createdAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
     </Stack>
   );
@@ -135,42 +129,36 @@ function Sessions({ details, ask }: { details: CustomerDetails; ask: ReturnType<
       {details.sessions.length === 0 ? (
         <Text>{t('noSessions')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped aria-labelledby="customer-sessions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('created')}</Table.Th>
-                <Table.Th scope="col">{t('expires')}</Table.Th>
-                {mayRevoke && <Table.Th scope="col">{t('actions')}</Table.Th>}
+        <ScrollTable
+          minWidth={420}
+          striped
+          labelledBy="customer-sessions"
+          columns={[t('created'), t('expires'), mayRevoke && t('actions')]}
+        >
+          {details.sessions.map((session) => {
+            const when = dateFormat.format(session.createdAt);
+            return (
+              <Table.Tr key={session.id}>
+                <Table.Td>{when}</Table.Td>
+                <Table.Td>{dateFormat.format(session.expiresAt)}</Table.Td>
+                {mayRevoke && (
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={t('revokeOf', { when })}
+                      onClick={() =>
+                        ask(revokeSession(details.account.id, session.id, t('revoke'), t('revokeConfirm')))
+                      }
+                    >
+                      {t('revoke')}
+                    </Button>
+                  </Table.Td>
+                )}
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {details.sessions.map((session) => {
-                const when = dateFormat.format(session.createdAt);
-                return (
-                  <Table.Tr key={session.id}>
-                    <Table.Td>{when}</Table.Td>
-                    <Table.Td>{dateFormat.format(session.expiresAt)}</Table.Td>
-                    {mayRevoke && (
-                      <Table.Td>
-                        <Button
-                          size="xs"
-                          variant="default"
-                          aria-label={t('revokeOf', { when })}
-                          onClick={() =>
-                            ask(revokeSession(details.account.id, session.id, t('revoke'), t('revokeConfirm')))
-                          }
-                        >
-                          {t('revoke')}
-                        </Button>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            );
+          })}
+        </ScrollTable>
       )}
     </Stack>
   );
@@ -245,12 +233,15 @@ export function CustomerPage() {
           <SubscriptionLink url={data.subscriptionUrl} />
         </>
       )}
-      <ConfirmChange
-        pending={pending}
-        onConfirm={(confirmed) => change.mutate(confirmed)}
-        onClose={close}
-        busy={change.isPending}
+      <ConfirmDialog
+        opened={pending !== null}
+        title={pending?.label ?? ''}
+        message={pending?.message}
+        confirmLabel={pending?.label ?? ''}
+        loading={change.isPending}
         error={change.error}
+        onConfirm={() => pending && change.mutate(pending)}
+        onClose={close}
       />
     </Stack>
   );

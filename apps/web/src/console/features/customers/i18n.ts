@@ -63,7 +63,6 @@ export const customersStrings = defineStrings('customers', {
     gbError: 'A number above 0 and up to {{max}}, at most three decimals.',
     addDaysConfirm: 'Add {{days}} days to the running package of {{email}}? Queued packages move after it.',
     addTrafficConfirm: 'Add {{gb}} GB to the running package of {{email}}?',
-    cancel: 'Cancel',
     done: 'Done.',
   },
   por: {
@@ -131,7 +130,6 @@ export const customersStrings = defineStrings('customers', {
     addDaysConfirm:
       'Adicionar {{days}} dias ao pacote em uso de {{email}}? Os pacotes na fila passam para depois dele.',
     addTrafficConfirm: 'Adicionar {{gb}} GB ao pacote em uso de {{email}}?',
-    cancel: 'Cancelar',
     done: 'Feito.',
   },
   zh: {
@@ -196,7 +194,6 @@ export const customersStrings = defineStrings('customers', {
     gbError: '大于 0 且不超过 {{max}} 的数字，最多三位小数。',
     addDaysConfirm: '为 {{email}} 正在使用的套餐增加 {{days}} 天？排队中的套餐将顺延。',
     addTrafficConfirm: '为 {{email}} 正在使用的套餐增加 {{gb}} GB 流量？',
-    cancel: '取消',
     done: '已完成。',
   },
 });

@@ -16,6 +16,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatTraffic } from '../../../features/subscription/utils/format-traffic';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { useSession } from '../../session/use-session';
@@ -29,43 +31,6 @@ const REFRESH_MS = 15_000;
 
 type Editing = { mode: 'add' } | { mode: 'edit'; node: AdminNode };
 type Confirming = { action: 'rotate' | 'remove'; node: AdminNode };
-
-/** A confirmation before an action that cannot be taken back. */
-function ConfirmDialog({
-  confirming,
-  pending,
-  onConfirm,
-  onClose,
-}: {
-  confirming: Confirming | null;
-  pending: boolean;
-  onConfirm: (confirmed: Confirming) => void;
-  onClose: () => void;
-}) {
-  const { t } = useText(nodesStrings);
-  const name = confirming?.node.names.en ?? '';
-  const rotate = confirming?.action === 'rotate';
-  return (
-    <Modal
-      opened={confirming !== null}
-      onClose={onClose}
-      title={rotate ? t('rotateTitle', { name }) : t('removeTitle', { name })}
-      closeButtonProps={{ 'aria-label': t('cancel') }}
-    >
-      <Stack>
-        <Text>{rotate ? t('rotateConfirm') : t('removeConfirm')}</Text>
-        <Group>
-          <Button color="red" loading={pending} onClick={() => confirming && onConfirm(confirming)}>
-            {rotate ? t('rotate') : t('remove')}
-          </Button>
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
 
 function NodeRow({
   node,
@@ -194,35 +159,26 @@ export default function NodesScreen() {
       <ErrorAlert error={nodes.error ?? setVisible.error ?? confirmed.error} />
       {nodes.data && nodes.data.nodes.length === 0 && <Text>{t('empty')}</Text>}
       {nodes.data && nodes.data.nodes.length > 0 && (
-        <Table.ScrollContainer minWidth={canWrite ? 900 : 600}>
-          <Table striped aria-label={t('title')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('name')}</Table.Th>
-                <Table.Th scope="col">{t('address')}</Table.Th>
-                <Table.Th scope="col">{t('status')}</Table.Th>
-                <Table.Th scope="col">{t('onlineUsers')}</Table.Th>
-                <Table.Th scope="col">{t('today')}</Table.Th>
-                {canWrite && <Table.Th scope="col">{t('actions')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {nodes.data.nodes.map((node) => (
-                <NodeRow
-                  key={node.id}
-                  node={node}
-                  canWrite={canWrite}
-                  onEdit={(target) => openForm({ mode: 'edit', node: target })}
-                  onVisible={(target, visible) => setVisible.mutate({ node: target, visible })}
-                  onConfirm={(next) => {
-                    confirmed.reset();
-                    setConfirming(next);
-                  }}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={canWrite ? 900 : 600}
+          striped
+          label={t('title')}
+          columns={[t('name'), t('address'), t('status'), t('onlineUsers'), t('today'), canWrite && t('actions')]}
+        >
+          {nodes.data.nodes.map((node) => (
+            <NodeRow
+              key={node.id}
+              node={node}
+              canWrite={canWrite}
+              onEdit={(target) => openForm({ mode: 'edit', node: target })}
+              onVisible={(target, visible) => setVisible.mutate({ node: target, visible })}
+              onConfirm={(next) => {
+                confirmed.reset();
+                setConfirming(next);
+              }}
+            />
+          ))}
+        </ScrollTable>
       )}
       <Modal
         opened={editing !== null}
@@ -243,9 +199,14 @@ export default function NodesScreen() {
         )}
       </Modal>
       <ConfirmDialog
-        confirming={confirming}
-        pending={confirmed.isPending}
-        onConfirm={(next) => confirmed.mutate(next)}
+        opened={confirming !== null}
+        title={t(confirming?.action === 'rotate' ? 'rotateTitle' : 'removeTitle', {
+          name: confirming?.node.names.en ?? '',
+        })}
+        message={confirming && t(confirming.action === 'rotate' ? 'rotateConfirm' : 'removeConfirm')}
+        confirmLabel={t(confirming?.action === 'rotate' ? 'rotate' : 'remove')}
+        loading={confirmed.isPending}
+        onConfirm={() => confirming && confirmed.mutate(confirming)}
         onClose={() => setConfirming(null)}
       />
       <TokenDialog shown={token} onClose={() => setToken(null)} />

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
   type AdminNotice,
   adminClearNotice,
@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { NoticeView } from '../../../components/ui/notice-view';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { noticeStrings } from './i18n';
@@ -127,24 +128,15 @@ export default function NoticeScreen() {
           </Stack>
         </form>
       )}
-      <Modal
+      <ConfirmDialog
         opened={confirming}
-        onClose={() => setConfirming(false)}
         title={t('clearTitle')}
-        closeButtonProps={{ 'aria-label': t('cancel') }}
-      >
-        <Stack>
-          <Text>{t('clearBody')}</Text>
-          <Group>
-            <Button color="red" loading={clear.isPending} onClick={() => clear.mutate()}>
-              {t('confirmClear')}
-            </Button>
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {t('cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('clearBody')}
+        confirmLabel={t('confirmClear')}
+        loading={clear.isPending}
+        onConfirm={() => clear.mutate()}
+        onClose={() => setConfirming(false)}
+      />
     </Stack>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import {
   adminAddOperator,
   adminGetOperators,
@@ -25,6 +13,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { OneTimeSecret } from '../../components/one-time-secret';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { consoleStrings, ROLE_KEY } from '../../strings';
@@ -35,36 +26,6 @@ const OPERATORS_KEY = ['console', 'operators'] as const;
 function useRoleOptions() {
   const { t } = useText(consoleStrings);
   return OPERATOR_ROLES.map((role) => ({ value: role, label: t(ROLE_KEY[role]) }));
-}
-
-/** A one-time password, shown once after an operator is added or their password reset. */
-function OneTimePassword({ shown, onClose }: { shown: OperatorWithPassword | null; onClose: () => void }) {
-  const { t } = useText(operatorsStrings);
-  return (
-    <Modal
-      opened={shown !== null}
-      onClose={onClose}
-      title={shown ? t('oneTimeTitle', { email: shown.operator.email }) : ''}
-      closeButtonProps={{ 'aria-label': t('close') }}
-    >
-      {shown && (
-        <Stack>
-          <Text>{t('oneTimeIntro')}</Text>
-          <Code block data-testid="one-time-password">
-            {shown.password}
-          </Code>
-          <Group>
-            <CopyButton value={shown.password}>
-              {({ copied, copy }) => <Button onClick={copy}>{copied ? t('copied') : t('copy')}</Button>}
-            </CopyButton>
-            <Button variant="default" onClick={onClose}>
-              {t('close')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
-  );
 }
 
 function AddOperator({ onAdded }: { onAdded: (added: OperatorWithPassword) => void }) {
@@ -191,49 +152,38 @@ export default function OperatorsScreen() {
       <AddOperator onAdded={setOneTime} />
       <ErrorAlert error={operators.error ?? update.error ?? reset.error} />
       {operators.data && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped aria-label={t('title')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('email')}</Table.Th>
-                <Table.Th scope="col">{t('role')}</Table.Th>
-                <Table.Th scope="col">{t('state')}</Table.Th>
-                <Table.Th scope="col">{t('totp')}</Table.Th>
-                <Table.Th scope="col">{t('actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {operators.data.operators.map((operator) => (
-                <OperatorRow
-                  key={operator.id}
-                  operator={operator}
-                  onChange={(target, changes) => update.mutate({ id: target.id, changes })}
-                  onReset={setResetting}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={640}
+          striped
+          label={t('title')}
+          columns={[t('email'), t('role'), t('state'), t('totp'), t('actions')]}
+        >
+          {operators.data.operators.map((operator) => (
+            <OperatorRow
+              key={operator.id}
+              operator={operator}
+              onChange={(target, changes) => update.mutate({ id: target.id, changes })}
+              onReset={setResetting}
+            />
+          ))}
+        </ScrollTable>
       )}
-      <Modal
+      <ConfirmDialog
         opened={resetting !== null}
-        onClose={() => setResetting(null)}
         title={t('resetPassword')}
-        closeButtonProps={{ 'aria-label': t('cancel') }}
-      >
-        <Stack>
-          <Text>{t('resetConfirm', { email: resetting?.email ?? '' })}</Text>
-          <Group>
-            <Button color="red" loading={reset.isPending} onClick={() => resetting && reset.mutate(resetting.id)}>
-              {t('resetPassword')}
-            </Button>
-            <Button variant="default" onClick={() => setResetting(null)}>
-              {t('cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      <OneTimePassword shown={oneTime} onClose={() => setOneTime(null)} />
+        message={t('resetConfirm', { email: resetting?.email ?? '' })}
+        confirmLabel={t('resetPassword')}
+        loading={reset.isPending}
+        onConfirm={() => resetting && reset.mutate(resetting.id)}
+        onClose={() => setResetting(null)}
+      />
+      <OneTimeSecret
+        secret={oneTime?.password ?? null}
+        title={oneTime ? t('oneTimeTitle', { email: oneTime.operator.email }) : ''}
+        warning={t('oneTimeIntro')}
+        testId="one-time-password"
+        onClose={() => setOneTime(null)}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Text } from '@mantine/core';
 import {
   type AdminOrder,
   type AdminPermission,
@@ -11,7 +11,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { consoleCall } from '../../api';
-import { ErrorAlert } from '../../error-alert';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useText } from '../../i18n';
 import { ORDERS_KEY } from './api';
 import { useOrderFormat } from './format';
@@ -123,41 +123,28 @@ export function OrderActions({ order, permissions }: { order: AdminOrder; permis
           ))}
         </Group>
       )}
-      <Modal
+      <ConfirmDialog
         opened={open !== null}
-        onClose={() => setOpen(null)}
         title={open ? t(ACTIONS[open].title, { no: order.no }) : ''}
-        closeButtonProps={{ 'aria-label': t('cancel') }}
+        confirmLabel={open ? t(open) : ''}
+        danger={open !== 'markPaid'}
+        loading={mutation.isPending}
+        error={mutation.error}
         // After a change the button that opened the dialog is gone: the focus goes to the outcome instead.
         returnFocus={done === null}
+        onConfirm={() => open && mutation.mutate(open)}
+        onClose={() => setOpen(null)}
       >
-        {open && (
-          <Stack>
-            <Question action={open} order={order} />
-            {open === 'refund' && (
-              <Checkbox
-                label={t('alreadyRefunded')}
-                description={t('alreadyRefundedHint')}
-                checked={alreadyRefunded}
-                onChange={(event) => setAlreadyRefunded(event.currentTarget.checked)}
-              />
-            )}
-            <ErrorAlert error={mutation.error} />
-            <Group>
-              <Button
-                color={open === 'markPaid' ? undefined : 'red'}
-                loading={mutation.isPending}
-                onClick={() => mutation.mutate(open)}
-              >
-                {t(open)}
-              </Button>
-              <Button variant="default" onClick={() => setOpen(null)}>
-                {t('cancel')}
-              </Button>
-            </Group>
-          </Stack>
+        {open && <Question action={open} order={order} />}
+        {open === 'refund' && (
+          <Checkbox
+            label={t('alreadyRefunded')}
+            description={t('alreadyRefundedHint')}
+            checked={alreadyRefunded}
+            onChange={(event) => setAlreadyRefunded(event.currentTarget.checked)}
+          />
         )}
-      </Modal>
+      </ConfirmDialog>
     </>
   );
 }

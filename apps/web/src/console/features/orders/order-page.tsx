@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { formatDateTime } from '../../../lib/dates';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { useSession } from '../../session/use-session';
@@ -65,42 +66,30 @@ function PaymentEvents({ events }: { events: AdminPaymentEvent[] }) {
       {events.length === 0 ? (
         <Text>{t('noEvents')}</Text>
       ) : (
-        <Table.ScrollContainer
+        <ScrollTable
           minWidth={720}
-          // At phone width the table scrolls sideways: keyboard users reach it too.
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': t('events') } }}
+          striped
+          verticalSpacing="xs"
+          labelledBy="order-events-title"
+          columns={[t('eventTime'), t('gateway'), t('eventId'), t('eventType'), t('amount'), t('applied')]}
         >
-          <Table striped verticalSpacing="xs" aria-labelledby="order-events-title">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('eventTime')}</Table.Th>
-                <Table.Th scope="col">{t('gateway')}</Table.Th>
-                <Table.Th scope="col">{t('eventId')}</Table.Th>
-                <Table.Th scope="col">{t('eventType')}</Table.Th>
-                <Table.Th scope="col">{t('amount')}</Table.Th>
-                <Table.Th scope="col">{t('applied')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {events.map((event) => (
-                <Table.Tr key={`${event.gateway} ${event.eventId}`}>
-                  <Table.Td>
-                    <Time at={event.receivedAt} />
-                  </Table.Td>
-                  <Table.Td>{event.gateway}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{event.eventId}</Table.Td>
-                  <Table.Td>{isOutcome(event.outcome) ? t(`outcome_${event.outcome}`) : event.outcome}</Table.Td>
-                  <Table.Td>
-                    {event.amount === null || event.currency === null
-                      ? t('empty')
-                      : format.money(event.amount, event.currency)}
-                  </Table.Td>
-                  <Table.Td>{event.applied ? t('yes') : t('no')}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+          {events.map((event) => (
+            <Table.Tr key={`${event.gateway} ${event.eventId}`}>
+              <Table.Td>
+                <Time at={event.receivedAt} />
+              </Table.Td>
+              <Table.Td>{event.gateway}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{event.eventId}</Table.Td>
+              <Table.Td>{isOutcome(event.outcome) ? t(`outcome_${event.outcome}`) : event.outcome}</Table.Td>
+              <Table.Td>
+                {event.amount === null || event.currency === null
+                  ? t('empty')
+                  : format.money(event.amount, event.currency)}
+              </Table.Td>
+              <Table.Td>{event.applied ? t('yes') : t('no')}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
     </Stack>
   );

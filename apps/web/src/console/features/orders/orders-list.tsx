@@ -4,6 +4,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../lib/dates';
+import { MoreButton } from '../../components/more-button';
+import { ScrollTable } from '../../components/scroll-table';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { filtersOf, NO_FILTERS, type OrderFilters, ordersQueryOptions, searchOf } from './api';
@@ -74,54 +76,37 @@ export function OrdersList() {
         {list.isSuccess && (orders.length === 0 ? t('none') : t('shown', { count: orders.length }))}
       </Text>
       {orders.length > 0 && (
-        <Table.ScrollContainer
+        <ScrollTable
           minWidth={820}
-          // At phone width the table scrolls sideways: keyboard users reach it too.
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': t('title') } }}
+          striped
+          verticalSpacing="xs"
+          label={t('title')}
+          columns={[t('order'), t('created'), t('customer'), t('package'), t('amount'), t('gateway'), t('status')]}
         >
-          <Table striped verticalSpacing="xs" aria-label={t('title')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('order')}</Table.Th>
-                <Table.Th scope="col">{t('created')}</Table.Th>
-                <Table.Th scope="col">{t('customer')}</Table.Th>
-                <Table.Th scope="col">{t('package')}</Table.Th>
-                <Table.Th scope="col">{t('amount')}</Table.Th>
-                <Table.Th scope="col">{t('gateway')}</Table.Th>
-                <Table.Th scope="col">{t('status')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {orders.map((order) => (
-                <Table.Tr key={order.no}>
-                  <Table.Td>
-                    <Anchor component={Link} to={order.no} state={{ listSearch: search.toString() }} ff="monospace">
-                      {order.no}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <time dateTime={new Date(order.createdAt).toISOString()}>{formatDateTime(order.createdAt)}</time>
-                  </Table.Td>
-                  <Table.Td>
-                    <CustomerLink customer={order.customer} />
-                  </Table.Td>
-                  <Table.Td>
-                    {order.plan.name} · {order.package.label}
-                  </Table.Td>
-                  <Table.Td>{format.money(order.amount, order.currency)}</Table.Td>
-                  <Table.Td>{order.gateway ?? t('empty')}</Table.Td>
-                  <Table.Td>{format.status(order.status)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+          {orders.map((order) => (
+            <Table.Tr key={order.no}>
+              <Table.Td>
+                <Anchor component={Link} to={order.no} state={{ listSearch: search.toString() }} ff="monospace">
+                  {order.no}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <time dateTime={new Date(order.createdAt).toISOString()}>{formatDateTime(order.createdAt)}</time>
+              </Table.Td>
+              <Table.Td>
+                <CustomerLink customer={order.customer} />
+              </Table.Td>
+              <Table.Td>
+                {order.plan.name} · {order.package.label}
+              </Table.Td>
+              <Table.Td>{format.money(order.amount, order.currency)}</Table.Td>
+              <Table.Td>{order.gateway ?? t('empty')}</Table.Td>
+              <Table.Td>{format.status(order.status)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
-      {list.hasNextPage && (
-        <Button variant="default" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
-          {t('more')}
-        </Button>
-      )}
+      <MoreButton pages={list} label={t('more')} />
     </Stack>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import {
   API_TOKEN_NAME_MAX_LENGTH,
   type ApiToken,
@@ -23,49 +11,17 @@ import {
 } from '@mutenet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { WarningAlert } from '../../../components/ui/warning-alert';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { OneTimeSecret } from '../../components/one-time-secret';
+import { ScrollTable } from '../../components/scroll-table';
+import { dateTimeFormat } from '../../dates';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { consoleStrings, ROLE_KEY } from '../../strings';
-import { ConfirmModal } from './confirm-modal';
-import { dateTimeFormat } from './dates';
 import { securityStrings } from './i18n';
 
 const TOKENS_KEY = ['console', 'api-tokens'] as const;
-
-/** A new token's secret, shown this once (only its hash is kept), with a copy button and a warning. */
-function NewTokenModal({ shown, onClose }: { shown: ApiTokenWithSecret | null; onClose: () => void }) {
-  const { t } = useText(securityStrings);
-  const roles = useText(consoleStrings);
-  return (
-    <Modal
-      opened={shown !== null}
-      onClose={onClose}
-      // A click beside it would lose the secret for good.
-      closeOnClickOutside={false}
-      title={shown ? t('tokenTitle', { name: shown.name }) : ''}
-      closeButtonProps={{ 'aria-label': t('close') }}
-    >
-      {shown && (
-        <Stack>
-          <WarningAlert>{t('tokenWarning', { role: roles.t(ROLE_KEY[shown.role]) })}</WarningAlert>
-          <Code block data-testid="api-token">
-            {shown.token}
-          </Code>
-          <Group>
-            <CopyButton value={shown.token}>
-              {({ copied, copy }) => <Button onClick={copy}>{copied ? t('copied') : t('copy')}</Button>}
-            </CopyButton>
-            <Button variant="default" onClick={onClose}>
-              {t('close')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
-  );
-}
 
 function NewTokenForm({ onCreated }: { onCreated: (created: ApiTokenWithSecret) => void }) {
   const { t } = useText(securityStrings);
@@ -146,45 +102,42 @@ export function ApiTokensSection() {
       <ErrorAlert error={tokens.error} />
       {tokens.isSuccess && list.length === 0 && <Text>{t('noTokens')}</Text>}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped aria-label={t('tokens')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('name')}</Table.Th>
-                <Table.Th scope="col">{t('role')}</Table.Th>
-                <Table.Th scope="col">{t('createdBy')}</Table.Th>
-                <Table.Th scope="col">{t('added')}</Table.Th>
-                <Table.Th scope="col">{t('lastUsed')}</Table.Th>
-                <Table.Th scope="col">{t('actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>{token.name}</Table.Td>
-                  <Table.Td>{roles.t(ROLE_KEY[token.role])}</Table.Td>
-                  <Table.Td>{token.createdBy.email}</Table.Td>
-                  <Table.Td>{format.format(token.createdAt)}</Table.Td>
-                  <Table.Td>{token.lastUsedAt === null ? t('never') : format.format(token.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={t('revokeOf', { name: token.name })}
-                      onClick={() => setRevoking(token)}
-                    >
-                      {t('revoke')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={720}
+          striped
+          label={t('tokens')}
+          columns={[t('name'), t('role'), t('createdBy'), t('added'), t('lastUsed'), t('actions')]}
+        >
+          {list.map((token) => (
+            <Table.Tr key={token.id}>
+              <Table.Td>{token.name}</Table.Td>
+              <Table.Td>{roles.t(ROLE_KEY[token.role])}</Table.Td>
+              <Table.Td>{token.createdBy.email}</Table.Td>
+              <Table.Td>{format.format(token.createdAt)}</Table.Td>
+              <Table.Td>{token.lastUsedAt === null ? t('never') : format.format(token.lastUsedAt)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={t('revokeOf', { name: token.name })}
+                  onClick={() => setRevoking(token)}
+                >
+                  {t('revoke')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
       <NewTokenForm onCreated={setCreated} />
-      <NewTokenModal shown={created} onClose={() => setCreated(null)} />
-      <ConfirmModal
+      <OneTimeSecret
+        secret={created?.token ?? null}
+        title={created ? t('tokenTitle', { name: created.name }) : ''}
+        warning={created && t('tokenWarning', { role: roles.t(ROLE_KEY[created.role]) })}
+        testId="api-token"
+        onClose={() => setCreated(null)}
+      />
+      <ConfirmDialog
         opened={revoking !== null}
         title={t('revokeTitle')}
         confirmLabel={t('revoke')}
@@ -192,9 +145,8 @@ export function ApiTokensSection() {
         error={revoke.error}
         onConfirm={() => revoking && revoke.mutate(revoking.id)}
         onClose={close}
-      >
-        {t('revokeConfirm', { name: revoking?.name ?? '' })}
-      </ConfirmModal>
+        message={t('revokeConfirm', { name: revoking?.name ?? '' })}
+      />
     </Stack>
   );
 }

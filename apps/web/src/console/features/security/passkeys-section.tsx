@@ -3,12 +3,13 @@ import { adminGetPasskeys, adminRemovePasskey, type Passkey } from '@mutenet/con
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { consoleCall } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ScrollTable } from '../../components/scroll-table';
+import { dateTimeFormat } from '../../dates';
 import { ErrorAlert } from '../../error-alert';
 import { useText } from '../../i18n';
 import { AddPasskeyForm, PASSKEYS_KEY } from '../../session/passkey';
 import { SESSION_KEY } from '../../session/use-session';
-import { ConfirmModal } from './confirm-modal';
-import { dateTimeFormat } from './dates';
 import { securityStrings } from './i18n';
 
 /** The operator's own passkeys: the list, adding one with a name, removing one after a confirmation. */
@@ -40,40 +41,33 @@ export function PasskeysSection() {
       <ErrorAlert error={passkeys.error} />
       {passkeys.isSuccess && list.length === 0 && <Text>{t('noPasskeys')}</Text>}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped aria-label={t('passkeys')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('name')}</Table.Th>
-                <Table.Th scope="col">{t('added')}</Table.Th>
-                <Table.Th scope="col">{t('lastUsed')}</Table.Th>
-                <Table.Th scope="col">{t('actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((passkey) => (
-                <Table.Tr key={passkey.id}>
-                  <Table.Td>{passkey.name}</Table.Td>
-                  <Table.Td>{format.format(passkey.createdAt)}</Table.Td>
-                  <Table.Td>{passkey.lastUsedAt === null ? t('never') : format.format(passkey.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={t('removeOf', { name: passkey.name })}
-                      onClick={() => setRemoving(passkey)}
-                    >
-                      {t('remove')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ScrollTable
+          minWidth={520}
+          striped
+          label={t('passkeys')}
+          columns={[t('name'), t('added'), t('lastUsed'), t('actions')]}
+        >
+          {list.map((passkey) => (
+            <Table.Tr key={passkey.id}>
+              <Table.Td>{passkey.name}</Table.Td>
+              <Table.Td>{format.format(passkey.createdAt)}</Table.Td>
+              <Table.Td>{passkey.lastUsedAt === null ? t('never') : format.format(passkey.lastUsedAt)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={t('removeOf', { name: passkey.name })}
+                  onClick={() => setRemoving(passkey)}
+                >
+                  {t('remove')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ScrollTable>
       )}
       <AddPasskeyForm />
-      <ConfirmModal
+      <ConfirmDialog
         opened={removing !== null}
         title={t('removeTitle')}
         confirmLabel={t('remove')}
@@ -81,9 +75,8 @@ export function PasskeysSection() {
         error={remove.error}
         onConfirm={() => removing && remove.mutate(removing.id)}
         onClose={close}
-      >
-        {t('removeConfirm', { name: removing?.name ?? '' })}
-      </ConfirmModal>
+        message={t('removeConfirm', { name: removing?.name ?? '' })}
+      />
     </Stack>
   );
 }
