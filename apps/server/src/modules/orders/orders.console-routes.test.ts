@@ -113,6 +113,19 @@ describe.each(DATABASES)('the console’s orders on %s', (database) => {
     const rest = await list(`limit=2&cursor=${first.next}`);
     expect(rest.orders.map((row) => row.no)).toEqual([sandboxPaid.no, waiting.no]);
     expect(await list(`limit=2&cursor=${rest.next}`)).toEqual({ orders: [], next: null });
+
+    // Timed out by the job or not yet: one list, newest first, a page at a time.
+    await app.app.orders.timeOutDue();
+    app.clock.advance(1000);
+    const late = await order('USD');
+    app.clock.advance(app.config.orderTimeoutMs);
+    const timedOut = async (query: string) => {
+      const answer = await owner.client.get(`/api/orders?from=${from}&status=timeout&limit=2&${query}`, english);
+      return answer.body.data as { orders: Listed[]; next: string | null };
+    };
+    const newest = await timedOut('');
+    expect(newest.orders.map((row) => row.no)).toEqual([late.no, lapsed.no]);
+    expect((await timedOut(`cursor=${newest.next}`)).orders.map((row) => row.no)).toEqual([waiting.no]);
   });
 
   it('shows an order with its payment events in the order they came', { timeout: 60_000 }, async () => {
