@@ -7,10 +7,14 @@ import { LocationProbe } from '../testing/render';
 import { ALL_STRINGS } from './all-strings';
 import { ConsoleProviders, ConsoleRoutes } from './app';
 import { startConsoleI18n } from './i18n';
+import { SCREENS } from './screens';
 
 /** The console at `path` (under its base), its strings in `language`, with a fresh query cache. */
 export async function renderConsole({ path = '/', language = 'en' as Language } = {}) {
   await startConsoleI18n(ALL_STRINGS, language);
+  // The screens' code loaded before the render, so that a test's wait is for its data, never for a module graph that
+  // a busy machine imports slowly.
+  await Promise.all(SCREENS.map((screen) => screen.load()));
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const user = userEvent.setup();
   const utils = render(
