@@ -11,6 +11,9 @@ import { SCREENS } from './screens';
 
 /** The console at `path` (under its base), its strings in `language`, with a fresh query cache. */
 export async function renderConsole({ path = '/', language = 'en' as Language } = {}) {
+  // The console finds its base in the page's address: a test file before this one in the worker (they share one
+  // page) may have moved it, e.g. the panel's sign-out to /person/login.
+  window.history.replaceState(null, '', '/');
   await startConsoleI18n(ALL_STRINGS, language);
   // The screens' code loaded before the render, so that a test's wait is for its data, never for a module graph that
   // a busy machine imports slowly.
